@@ -1,0 +1,139 @@
+//! Readings derived from a trace: flights, completion time, round trips, the
+//! cwnd series and per-packet transits for animation. Nothing here looks at
+//! simulator state; it all comes from the trace.
+
+use crate::segment::Side;
+use crate::sim::{Outcome, RunResult};
+use crate::time::SimTime;
+use crate::trace::{Trace, TraceEvent};
+
+/// One slow-start flight: the data the sender released in response to the
+/// ACKs of the previous flight (flight 1 is the initial window).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flight {
+    pub index: u32,
+    pub segments: u32,
+    pub bytes: u64,
+    /// When the first segment of the flight was sent.
+    pub start: SimTime,
+}
+
+/// Bytes per flight of first transmissions from `side`, in flight order.
+pub fn flights(trace: &Trace, side: Side) -> Vec<Flight> {
+    let mut out: Vec<Flight> = Vec::new();
+    for r in trace.records() {
+        if let TraceEvent::SegmentSent { seg, flight, retransmit: false, .. } = r.event
+            && seg.from == side
+            && seg.len > 0
+        {
+            let idx = flight as usize;
+            while out.len() < idx {
+                out.push(Flight { index: out.len() as u32 + 1, segments: 0, bytes: 0, start: r.time });
+            }
+            let f = &mut out[idx - 1];
+            if f.segments == 0 {
+                f.start = r.time;
+            }
+            f.segments += 1;
+            f.bytes += seg.len as u64;
+        }
+    }
+    out.retain(|f| f.segments > 0);
+    out
+}
+
+/// A transfer at a glance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// From the client's SYN to the client having read the last response byte.
+    pub completion: Option<SimTime>,
+    pub flights: Vec<Flight>,
+    pub data_segments: u64,
+    pub retransmissions: u64,
+    pub drops: u64,
+    pub final_cwnd: Option<u32>,
+    pub timed_out: bool,
+}
+
+impl Summary {
+    /// Round trips of data: one per flight.
+    pub fn round_trips(&self) -> usize {
+        self.flights.len()
+    }
+}
+
+pub fn summarize(run: &RunResult) -> Summary {
+    let mut data_segments = 0;
+    let mut retransmissions = 0;
+    let mut drops = 0;
+    let mut final_cwnd = None;
+    for r in run.trace.records() {
+        match r.event {
+            TraceEvent::SegmentSent { seg, retransmit, .. } if seg.from == Side::Server && seg.len > 0 => {
+                data_segments += 1;
+                retransmissions += retransmit as u64;
+            }
+            TraceEvent::SegmentDropped { .. } => drops += 1,
+            TraceEvent::CwndChanged { side: Side::Server, new, .. } => final_cwnd = Some(new),
+            _ => {}
+        }
+    }
+    Summary {
+        completion: run.outcome.completed_at(),
+        flights: flights(&run.trace, Side::Server),
+        data_segments,
+        retransmissions,
+        drops,
+        final_cwnd,
+        timed_out: !matches!(run.outcome, Outcome::Completed { .. }),
+    }
+}
+
+/// cwnd of `side` over time as (time, segments) steps, starting from `initcwnd` at zero.
+pub fn cwnd_series(trace: &Trace, side: Side, initcwnd: u32) -> Vec<(SimTime, u32)> {
+    let mut out = vec![(SimTime::ZERO, initcwnd)];
+    for r in trace.records() {
+        if let TraceEvent::CwndChanged { side: s, new, .. } = r.event
+            && s == side
+        {
+            out.push((r.time, new));
+        }
+    }
+    out
+}
+
+/// One packet's journey, for animation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transit {
+    pub from: Side,
+    pub sent: SimTime,
+    /// When the bottleneck starts serialising it (later than `sent` if it queued).
+    pub departs: SimTime,
+    /// When it reaches the peer; `None` if dropped.
+    pub arrives: Option<SimTime>,
+    pub len: u32,
+    pub flight: u32,
+    pub retransmit: bool,
+    pub syn: bool,
+}
+
+/// Every packet sent, in send order.
+pub fn transits(trace: &Trace) -> Vec<Transit> {
+    trace
+        .records()
+        .iter()
+        .filter_map(|r| match r.event {
+            TraceEvent::SegmentSent { seg, flight, retransmit, departs, arrives } => Some(Transit {
+                from: seg.from,
+                sent: r.time,
+                departs: departs.unwrap_or(r.time),
+                arrives,
+                len: seg.len,
+                flight,
+                retransmit,
+                syn: seg.flags.syn,
+            }),
+            _ => None,
+        })
+        .collect()
+}

@@ -1,0 +1,183 @@
+//! What a run simulates: the path, the two endpoints' settings and the
+//! application. Defaults are Linux 6.x defaults; every value a reader can set
+//! is checked by [`Scenario::validate`] so that bad input gets a message, not a
+//! panic.
+
+use crate::cc::Algorithm;
+use crate::time::SimDuration;
+
+/// `TCP_INIT_CWND` (include/net/tcp.h, RFC 6928).
+pub const TCP_INIT_CWND: u32 = 10;
+/// The usual payload per segment: 1500-byte MTU - 40 bytes of IP/TCP - 12 of timestamps.
+pub const DEFAULT_MSS: u32 = 1448;
+/// What a Linux client advertises in its SYN with default buffers: 65535 rounded
+/// down to a multiple of the 1460-byte MSS (44 x 1460), see `tcp_select_initial_window`.
+pub const DEFAULT_SYN_WINDOW: u32 = 64_240;
+/// `net.ipv4.tcp_rmem` = 4096 131072 6291456 in current kernels.
+pub const TCP_RMEM_DEFAULT: u64 = 131_072;
+pub const TCP_RMEM_MAX: u64 = 6_291_456;
+/// `TCP_DELACK_MIN` (include/net/tcp.h): HZ/25 = 40 ms.
+pub const TCP_DELACK_MIN: SimDuration = SimDuration::from_millis(40);
+/// `TCP_TIMEOUT_INIT`: 1 s before any RTT sample (RFC 6298 2.1).
+pub const TCP_TIMEOUT_INIT: SimDuration = SimDuration::from_secs(1);
+/// `TCP_RTO_MIN`: 200 ms.
+pub const TCP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
+/// `TCP_RTO_MAX`: 120 s.
+pub const TCP_RTO_MAX: SimDuration = SimDuration::from_secs(120);
+/// Linux's default `txqueuelen` is 1000 packets; at 1500 bytes that is this many bytes.
+pub const DEFAULT_QUEUE_BYTES: u64 = 1000 * 1500;
+/// Window scale both ends offer with default buffers (tcp_rmem[2] = 6 MB needs 7).
+pub const DEFAULT_WSCALE: u8 = 7;
+
+/// The path between client and server: one bottleneck each way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathConfig {
+    pub rate_bps: u64,
+    /// Propagation delay client → server.
+    pub delay_forward: SimDuration,
+    /// Propagation delay server → client.
+    pub delay_reverse: SimDuration,
+    /// Drop-tail queue capacity in bytes, each direction.
+    pub queue_bytes: u64,
+}
+
+impl PathConfig {
+    /// A symmetric path with the given round-trip propagation delay.
+    pub fn symmetric(rate_bps: u64, rtt: SimDuration) -> Self {
+        let half = SimDuration(rtt.0 / 2);
+        PathConfig {
+            rate_bps,
+            delay_forward: half,
+            delay_reverse: SimDuration(rtt.0 - half.0),
+            queue_bytes: DEFAULT_QUEUE_BYTES,
+        }
+    }
+
+    pub fn rtt(&self) -> SimDuration {
+        self.delay_forward + self.delay_reverse
+    }
+}
+
+/// How the receiver decides when to acknowledge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayedAckConfig {
+    /// ACK at once when more than one full segment is unacknowledged
+    /// (`__tcp_ack_snd_check`); otherwise wait up to `timeout`.
+    pub timeout: SimDuration,
+}
+
+/// Receive-side settings of an endpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceiverConfig {
+    /// Window advertised in the SYN (unscaled, at most 65535).
+    pub syn_window: u32,
+    /// Initial receive buffer (`tcp_rmem[1]`), or the doubled `SO_RCVBUF` when locked.
+    pub rcvbuf: u64,
+    /// Autotuning ceiling (`tcp_rmem[2]`).
+    pub rcvbuf_max: u64,
+    /// `net.ipv4.tcp_moderate_rcvbuf` and no `SO_RCVBUF` lock.
+    pub autotune: bool,
+    pub wscale: u8,
+    pub delayed_ack: DelayedAckConfig,
+}
+
+impl Default for ReceiverConfig {
+    fn default() -> Self {
+        ReceiverConfig {
+            syn_window: DEFAULT_SYN_WINDOW,
+            rcvbuf: TCP_RMEM_DEFAULT,
+            rcvbuf_max: TCP_RMEM_MAX,
+            autotune: true,
+            wscale: DEFAULT_WSCALE,
+            delayed_ack: DelayedAckConfig { timeout: TCP_DELACK_MIN },
+        }
+    }
+}
+
+/// Send-side settings of an endpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SenderConfig {
+    /// Payload bytes per full segment.
+    pub mss: u32,
+    /// Initial congestion window in segments (route attribute `initcwnd`).
+    pub initcwnd: u32,
+    pub congestion_control: Algorithm,
+}
+
+impl Default for SenderConfig {
+    fn default() -> Self {
+        SenderConfig { mss: DEFAULT_MSS, initcwnd: TCP_INIT_CWND, congestion_control: Algorithm::default() }
+    }
+}
+
+/// One request, one response: the client writes `request_bytes`, the server
+/// answers with `response_bytes` once the whole request has arrived.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestResponse {
+    pub request_bytes: u32,
+    pub response_bytes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub path: PathConfig,
+    pub sender: SenderConfig,
+    pub receiver: ReceiverConfig,
+    pub app: RequestResponse,
+    /// Stop the run here even if the transfer has not finished.
+    pub time_limit: SimDuration,
+}
+
+impl Default for Scenario {
+    /// Seed 004's setup: 512 KiB over ~7 ms RTT at 1 Gbit/s, Linux defaults.
+    fn default() -> Self {
+        Scenario {
+            path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),
+            sender: SenderConfig::default(),
+            receiver: ReceiverConfig::default(),
+            app: RequestResponse { request_bytes: 147, response_bytes: 512 * 1024 },
+            time_limit: SimDuration::from_secs(600),
+        }
+    }
+}
+
+/// A setting outside what the simulator accepts, naming the key and the range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub key: &'static str,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn check<T: PartialOrd + std::fmt::Display>(key: &'static str, v: T, lo: T, hi: T, unit: &str) -> Result<(), ConfigError> {
+    if v < lo || v > hi {
+        return Err(ConfigError { key, message: format!("{v}{unit} is outside the allowed range {lo}{unit} to {hi}{unit}") });
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Checks every value against the range the model supports.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check("rate", self.path.rate_bps, 1_000, 100_000_000_000, " bit/s")?;
+        check("delay", self.path.delay_forward.0.max(self.path.delay_reverse.0), 0, 10_000_000_000, " ns")?;
+        check("queue", self.path.queue_bytes, 0, 1 << 32, " B")?;
+        check("mss", self.sender.mss, 64, 65_000, " B")?;
+        check("initcwnd", self.sender.initcwnd, 1, 1_000, "")?;
+        check("syn_window", self.receiver.syn_window, 1, 65_535, " B")?;
+        check("rcvbuf", self.receiver.rcvbuf, 2_048, 1 << 31, " B")?;
+        check("rcvbuf_max", self.receiver.rcvbuf_max, self.receiver.rcvbuf, 1 << 31, " B")?;
+        check("wscale", self.receiver.wscale, 0, 14, "")?;
+        check("request", self.app.request_bytes, 0, 1 << 30, " B")?;
+        check("response", self.app.response_bytes, 1, 1 << 34, " B")?;
+        check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
+        Ok(())
+    }
+}

@@ -1,0 +1,80 @@
+//! TCP segments as the simulator moves them: header fields that matter for
+//! performance, no payload bytes.
+//!
+//! Sequence numbers are relative and 64-bit (like `tcpdump` without `-S`, but
+//! never wrapping): each side's SYN takes sequence number 0 and its first data
+//! byte is 1.
+
+/// Which end of a connection. The client opens it; in the slow-start case the
+/// server sends the bulk data, as an HTTP server does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    Client,
+    Server,
+}
+
+impl Side {
+    pub fn peer(self) -> Side {
+        match self {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Client => "client",
+            Side::Server => "server",
+        }
+    }
+}
+
+/// IPv4 (20) + TCP (20) + timestamp option (12 with padding): the 52 bytes that
+/// turn a 1500-byte MTU into Linux's usual 1448-byte payload.
+pub const HEADER_BYTES: u32 = 52;
+/// A SYN carries MSS, SACK-permitted, timestamps and window scale: 40 bytes of TCP options.
+pub const SYN_HEADER_BYTES: u32 = 60;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flags {
+    pub syn: bool,
+    pub ack: bool,
+    pub fin: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Segment {
+    /// Unique per transmission (a retransmission gets a new id), so the
+    /// animation can follow each packet.
+    pub id: u64,
+    pub from: Side,
+    pub seq: u64,
+    /// Payload bytes.
+    pub len: u32,
+    /// Cumulative acknowledgement (meaningful when `flags.ack`).
+    pub ack: u64,
+    /// Receive window the sender of this segment advertises, in bytes, after
+    /// window scaling has been applied (what `tcpdump` shows times the scale).
+    pub wnd: u64,
+    pub flags: Flags,
+}
+
+impl Segment {
+    /// Sequence space this segment occupies (a SYN counts as one).
+    pub fn seq_len(&self) -> u64 {
+        self.len as u64 + self.flags.syn as u64 + self.flags.fin as u64
+    }
+
+    pub fn end_seq(&self) -> u64 {
+        self.seq + self.seq_len()
+    }
+
+    /// Bytes on the wire (IP packet size), which is what a link serialises and queues.
+    pub fn wire_bytes(&self) -> u32 {
+        let header = if self.flags.syn { SYN_HEADER_BYTES } else { HEADER_BYTES };
+        header + self.len
+    }
+
+    pub fn is_data(&self) -> bool {
+        self.len > 0
+    }
+}

@@ -1,0 +1,209 @@
+//! The world: two sockets, a bottleneck link each way, an application, and the
+//! event loop that moves segments between them.
+//!
+//! ```text
+//!   client socket ──► link (client→server) ──► server socket
+//!        ▲                                          │
+//!        └──────── link (server→client) ◄───────────┘
+//! ```
+//!
+//! Hosts take no time to process a segment; only links and timers advance time.
+
+use crate::config::{ConfigError, Scenario};
+use crate::event_queue::EventQueue;
+use crate::link::{Admission, Link, LinkConfig, LinkStats};
+use crate::segment::{Segment, Side};
+use crate::tcp::{Socket, SocketConfig};
+use crate::time::SimTime;
+use crate::trace::{Trace, TraceEvent};
+
+/// Ceiling on events per run, far above any scenario the book uses, so that a
+/// pathological setting ends with a message instead of hanging a browser tab.
+pub const MAX_EVENTS: u64 = 20_000_000;
+
+enum Event {
+    Arrive { to: Side, seg: Segment },
+    Timer { side: Side },
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The client read the whole response at this time.
+    Completed { at: SimTime },
+    /// The scenario's time limit passed first.
+    TimeLimit { at: SimTime },
+    /// The event budget ran out ([`MAX_EVENTS`]).
+    EventLimit { at: SimTime },
+}
+
+impl Outcome {
+    pub fn completed_at(&self) -> Option<SimTime> {
+        match self {
+            Outcome::Completed { at } => Some(*at),
+            _ => None,
+        }
+    }
+}
+
+/// Everything a run produced.
+pub struct RunResult {
+    pub scenario: Scenario,
+    pub trace: Trace,
+    pub outcome: Outcome,
+    pub events: u64,
+    /// Server → client (the data direction in a download).
+    pub downlink: LinkStats,
+    pub uplink: LinkStats,
+}
+
+struct World {
+    queue: EventQueue<Event>,
+    client: Socket,
+    server: Socket,
+    uplink: Link,
+    downlink: Link,
+    timer_at: [Option<SimTime>; 2],
+    trace: Trace,
+    next_id: u64,
+    request_sent: bool,
+    response_written: bool,
+    app: crate::config::RequestResponse,
+}
+
+fn slot(side: Side) -> usize {
+    match side {
+        Side::Client => 0,
+        Side::Server => 1,
+    }
+}
+
+impl World {
+    fn socket(&mut self, side: Side) -> &mut Socket {
+        match side {
+            Side::Client => &mut self.client,
+            Side::Server => &mut self.server,
+        }
+    }
+
+    /// Sends everything `side` is ready to send, then re-arms its timer.
+    fn pump(&mut self, now: SimTime, side: Side) {
+        while let Some((mut seg, flight, retransmit)) = self.socket(side).poll_transmit(now) {
+            seg.id = self.next_id;
+            self.next_id += 1;
+            let link = match side {
+                Side::Client => &mut self.uplink,
+                Side::Server => &mut self.downlink,
+            };
+            match link.offer(now, seg.wire_bytes()) {
+                Admission::Accepted { departs, arrives } => {
+                    self.trace.push(
+                        now,
+                        TraceEvent::SegmentSent { seg, flight, retransmit, departs: Some(departs), arrives: Some(arrives) },
+                    );
+                    self.queue.push(arrives, Event::Arrive { to: side.peer(), seg });
+                }
+                Admission::Dropped => {
+                    self.trace.push(now, TraceEvent::SegmentSent { seg, flight, retransmit, departs: None, arrives: None });
+                    self.trace.push(now, TraceEvent::SegmentDropped { seg });
+                }
+            }
+        }
+        let wanted = self.socket(side).poll_timeout();
+        if let Some(t) = wanted
+            && self.timer_at[slot(side)] != Some(t)
+        {
+            self.timer_at[slot(side)] = Some(t);
+            self.queue.push(t, Event::Timer { side });
+        }
+    }
+
+    /// The application layer: the client writes its request once connected, the
+    /// server answers when the whole request is in.
+    fn run_apps(&mut self) {
+        if !self.request_sent && self.client.is_established() {
+            self.request_sent = true;
+            self.client.app_write(self.app.request_bytes as u64);
+        }
+        if !self.response_written
+            && self.server.is_established()
+            && self.server.app_received() >= self.app.request_bytes as u64
+        {
+            self.response_written = true;
+            self.server.app_write(self.app.response_bytes);
+        }
+    }
+}
+
+/// Runs a scenario to completion (or to its time limit).
+pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
+    scenario.validate()?;
+    let sock_cfg = SocketConfig { sender: scenario.sender.clone(), receiver: scenario.receiver.clone() };
+    let p = &scenario.path;
+    let mut w = World {
+        queue: EventQueue::new(),
+        client: Socket::connect(&sock_cfg),
+        server: Socket::listen(&sock_cfg),
+        uplink: Link::new(LinkConfig { rate_bps: p.rate_bps, delay: p.delay_forward, queue_bytes: p.queue_bytes }),
+        downlink: Link::new(LinkConfig { rate_bps: p.rate_bps, delay: p.delay_reverse, queue_bytes: p.queue_bytes }),
+        timer_at: [None, None],
+        trace: Trace::default(),
+        next_id: 0,
+        request_sent: false,
+        response_written: false,
+        app: scenario.app.clone(),
+    };
+    let limit = SimTime::ZERO + scenario.time_limit;
+    let mut now = SimTime::ZERO;
+    w.pump(now, Side::Client);
+    let mut events = 0u64;
+    let outcome = loop {
+        let Some((t, event)) = w.queue.pop() else {
+            // Nothing left to happen (cannot occur while a timer is armed).
+            break Outcome::TimeLimit { at: now };
+        };
+        if t > limit {
+            break Outcome::TimeLimit { at: limit };
+        }
+        debug_assert!(t >= now, "simulated time went backwards");
+        now = t;
+        events += 1;
+        if events > MAX_EVENTS {
+            break Outcome::EventLimit { at: now };
+        }
+        let side = match event {
+            Event::Arrive { to, seg } => {
+                w.trace.push(now, TraceEvent::SegmentReceived { to, seg });
+                let mut trace = std::mem::take(&mut w.trace);
+                w.socket(to).handle_segment(now, &seg, &mut trace);
+                w.trace = trace;
+                to
+            }
+            Event::Timer { side } => {
+                if w.timer_at[slot(side)] != Some(now) {
+                    continue; // superseded by a later re-arm
+                }
+                w.timer_at[slot(side)] = None;
+                let mut trace = std::mem::take(&mut w.trace);
+                w.socket(side).handle_timeout(now, &mut trace);
+                w.trace = trace;
+                side
+            }
+        };
+        w.run_apps();
+        if w.client.app_received() >= scenario.app.response_bytes {
+            w.trace.push(now, TraceEvent::TransferComplete { bytes: scenario.app.response_bytes });
+            break Outcome::Completed { at: now };
+        }
+        w.pump(now, side);
+        w.pump(now, side.peer());
+    };
+    Ok(RunResult {
+        scenario: scenario.clone(),
+        trace: w.trace,
+        outcome,
+        events,
+        downlink: w.downlink.stats().clone(),
+        uplink: w.uplink.stats().clone(),
+    })
+}

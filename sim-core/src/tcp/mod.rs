@@ -1,0 +1,8 @@
+//! One TCP endpoint, modelled on Linux: the socket state machine and the
+//! pieces it is built from.
+
+pub mod receive_window;
+pub mod rtt;
+mod socket;
+
+pub use socket::{Socket, SocketConfig};

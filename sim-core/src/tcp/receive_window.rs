@@ -1,0 +1,216 @@
+//! The receive window a Linux receiver advertises, and how it grows.
+//!
+//! Three quantities, as in `struct tcp_sock`:
+//!
+//! ```text
+//!   rcvbuf ──win_from_space──► window_clamp   (the most the buffer can ever back)
+//!   rcv_ssthresh                               (grows 2·advmss per segment: tcp_grow_window)
+//!   advertised = min(rcv_ssthresh, free space) rounded down to the scale unit,
+//!                never pulling the right edge back (tcp_select_window)
+//! ```
+//!
+//! Once per receiver RTT, buffer autotuning (`tcp_rcv_space_adjust`, "dynamic
+//! right-sizing") raises `rcvbuf` towards twice what the application read in
+//! the last RTT, plus growth room while the sender is in slow start.
+//!
+//! Simplifications, stated in the book: the application reads every byte the
+//! moment it arrives (so free space is the whole buffer), the payload/truesize
+//! ratio is fixed at the 50 % that kernels 6.6+ start from (`scaling_ratio`),
+//! and the receiver's RTT estimate is the handshake RTT.
+
+use crate::config::ReceiverConfig;
+use crate::time::{SimDuration, SimTime};
+
+/// Bytes of TCP timestamp option in every segment: advmss = MSS + this.
+const TCPOLEN_TSTAMP_ALIGNED: u32 = 12;
+/// `TCP_INIT_CWND` segments seed the autotuning measurement (`tcp_init_buffer_space`).
+const INIT_SPACE_SEGMENTS: u64 = 10;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReceiveWindow {
+    autotune: bool,
+    rcvbuf_max: u64,
+    rcvbuf: u64,
+    window_clamp: u64,
+    rcv_ssthresh: u64,
+    advmss: u64,
+    wscale: u8,
+    /// `rcvq_space`: bytes read in the last measured RTT, and where that RTT began.
+    space: u64,
+    space_seq: u64,
+    space_time: SimTime,
+    rtt: Option<SimDuration>,
+    /// rcv_nxt + window of the last advertisement: the window never shrinks past it.
+    right_edge: u64,
+}
+
+/// `tcp_win_from_space` with a 50 % scaling ratio: half the buffer is window.
+fn win_from_space(space: u64) -> u64 {
+    space / 2
+}
+
+/// `tcp_space_from_win`: the buffer a window needs.
+fn space_from_win(win: u64) -> u64 {
+    win.saturating_mul(2)
+}
+
+impl ReceiveWindow {
+    pub fn new(cfg: &ReceiverConfig, mss: u32) -> Self {
+        let window_clamp = win_from_space(cfg.rcvbuf);
+        let advmss = (mss + TCPOLEN_TSTAMP_ALIGNED) as u64;
+        let rcv_ssthresh = (cfg.syn_window as u64).min(window_clamp.max(1));
+        ReceiveWindow {
+            autotune: cfg.autotune,
+            rcvbuf_max: cfg.rcvbuf_max.max(cfg.rcvbuf),
+            rcvbuf: cfg.rcvbuf,
+            window_clamp,
+            rcv_ssthresh,
+            advmss,
+            wscale: cfg.wscale,
+            space: rcv_ssthresh.min(INIT_SPACE_SEGMENTS * advmss),
+            space_seq: 1,
+            space_time: SimTime::ZERO,
+            rtt: None,
+            right_edge: 0,
+        }
+    }
+
+    /// The window carried by our SYN or SYN-ACK: never scaled, so at most 65535.
+    pub fn syn_window(&mut self, rcv_nxt: u64) -> u64 {
+        let w = self.rcv_ssthresh.min(65_535);
+        self.right_edge = rcv_nxt + w;
+        w
+    }
+
+    /// The connection is established: start measuring what the application reads.
+    pub fn start(&mut self, now: SimTime, rcv_nxt: u64, rtt: Option<SimDuration>) {
+        self.space_seq = rcv_nxt;
+        self.space_time = now;
+        self.rtt = rtt;
+    }
+
+    pub fn rcvbuf(&self) -> u64 {
+        self.rcvbuf
+    }
+
+    pub fn rcv_ssthresh(&self) -> u64 {
+        self.rcv_ssthresh
+    }
+
+    pub fn window_clamp(&self) -> u64 {
+        self.window_clamp
+    }
+
+    /// In-order data of `len` bytes arrived and was read at once; `copied_seq`
+    /// is the sequence number after it.
+    pub fn on_data(&mut self, now: SimTime, len: u32, copied_seq: u64) {
+        // tcp_event_data_recv → tcp_grow_window, for segments of 128 bytes or more.
+        if len >= 128 {
+            let room = self.window_clamp.min(win_from_space(self.rcvbuf)).saturating_sub(self.rcv_ssthresh);
+            if room > 0 {
+                let incr = (2 * self.advmss).max(2 * len as u64);
+                self.rcv_ssthresh += room.min(incr);
+            }
+        }
+        self.space_adjust(now, copied_seq);
+    }
+
+    /// `tcp_rcv_space_adjust`: once per RTT, size the buffer for what was read.
+    fn space_adjust(&mut self, now: SimTime, copied_seq: u64) {
+        let Some(rtt) = self.rtt else { return };
+        if now.since(self.space_time) < rtt {
+            return;
+        }
+        let copied = copied_seq - self.space_seq;
+        if copied > self.space {
+            if self.autotune {
+                // Twice the data per RTT, plus 16 segments of cushion ...
+                let mut rcvwin = 2 * copied + 16 * self.advmss;
+                // ... plus room for a sender that is still growing (slow start).
+                let grow = rcvwin * (copied - self.space) / self.space.max(1);
+                rcvwin += 2 * grow;
+                let rcvbuf = space_from_win(rcvwin).min(self.rcvbuf_max);
+                if rcvbuf > self.rcvbuf {
+                    self.rcvbuf = rcvbuf;
+                    self.window_clamp = win_from_space(rcvbuf);
+                }
+            }
+            self.space = copied;
+        }
+        self.space_seq = copied_seq;
+        self.space_time = now;
+    }
+
+    /// The window to put in an outgoing segment (bytes, after scaling).
+    pub fn advertise(&mut self, rcv_nxt: u64) -> u64 {
+        let unit = 1u64 << self.wscale;
+        let free = win_from_space(self.rcvbuf).min(self.window_clamp);
+        let mut w = self.rcv_ssthresh.min(free) / unit * unit;
+        // tcp_select_window: never move the right edge back; round the old
+        // window up to the scale unit instead.
+        let current = self.right_edge.saturating_sub(rcv_nxt);
+        if w < current {
+            w = current.div_ceil(unit) * unit;
+        }
+        w = w.min(65_535 << self.wscale);
+        self.right_edge = rcv_nxt + w;
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn linux_default() -> ReceiveWindow {
+        ReceiveWindow::new(&ReceiverConfig::default(), 1448)
+    }
+
+    #[test]
+    fn the_syn_advertises_64240_and_the_first_ack_502_scaled_units() {
+        // Seed 004's capture: SYN "win 64240", then the client's ACK "win 502" (x128).
+        let mut w = linux_default();
+        assert_eq!(w.syn_window(1), 64_240);
+        assert_eq!(w.advertise(1), 502 * 128);
+    }
+
+    #[test]
+    fn each_full_segment_grows_rcv_ssthresh_by_two_advmss_up_to_the_buffer() {
+        let cfg = ReceiverConfig { rcvbuf: 8 << 20, autotune: false, ..ReceiverConfig::default() };
+        let mut w = ReceiveWindow::new(&cfg, 1448);
+        w.on_data(SimTime::ZERO, 1448, 1449);
+        assert_eq!(w.rcv_ssthresh(), 64_240 + 2 * 1460);
+    }
+
+    #[test]
+    fn default_buffer_caps_the_window_near_64k_until_autotuning_runs() {
+        let mut w = linux_default();
+        for i in 0..40u64 {
+            w.on_data(SimTime::ZERO, 1448, 1 + (i + 1) * 1448);
+        }
+        assert_eq!(w.rcv_ssthresh(), 65_536);
+    }
+
+    #[test]
+    fn autotuning_grows_the_buffer_after_one_rtt_of_reading() {
+        let mut w = linux_default();
+        let rtt = SimDuration::from_millis(7);
+        w.start(SimTime::ZERO, 1, Some(rtt));
+        // 20 segments read within the first RTT: more than the 14600-byte seed.
+        let copied = 20 * 1448;
+        w.on_data(SimTime::ZERO + rtt, 1448, 1 + copied);
+        // rcvwin = 2*28960 + 16*1460 = 81280; grow = 81280*(28960-14600)/14600 = 79943
+        // rcvwin += 2*79943 → 241166; rcvbuf = 2*241166 = 482332.
+        assert_eq!(w.rcvbuf(), 482_332);
+        assert_eq!(w.window_clamp(), 241_166);
+    }
+
+    #[test]
+    fn a_locked_buffer_is_never_autotuned() {
+        let cfg = ReceiverConfig { autotune: false, ..ReceiverConfig::default() };
+        let mut w = ReceiveWindow::new(&cfg, 1448);
+        w.start(SimTime::ZERO, 1, Some(SimDuration::from_millis(1)));
+        w.on_data(SimTime(5_000_000), 1448, 1 + 100 * 1448);
+        assert_eq!(w.rcvbuf(), 131_072);
+    }
+}

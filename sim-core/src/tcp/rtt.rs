@@ -1,0 +1,117 @@
+//! Round-trip estimation and the retransmission timeout (RFC 6298, with Linux's floor).
+//!
+//! Linux keeps RFC 6298's smoothed RTT and variance but never lets the variance
+//! term fall below `TCP_RTO_MIN` (tcp_input.c `tcp_rtt_estimator`,
+//! `__tcp_set_rto`), so in practice RTO = SRTT + max(4·RTTVAR, 200 ms).
+
+use crate::config::{TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_INIT};
+use crate::time::SimDuration;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RttEstimator {
+    srtt: Option<SimDuration>,
+    rttvar: SimDuration,
+    /// Consecutive timeouts without a fresh sample; each doubles the RTO.
+    backoff: u32,
+}
+
+impl Default for RttEstimator {
+    fn default() -> Self {
+        RttEstimator { srtt: None, rttvar: SimDuration::ZERO, backoff: 0 }
+    }
+}
+
+impl RttEstimator {
+    /// Feeds one RTT measurement (never from a retransmitted segment: Karn's rule).
+    pub fn on_sample(&mut self, r: SimDuration) {
+        match self.srtt {
+            // RFC 6298 (2.2): SRTT = R, RTTVAR = R/2.
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = SimDuration(r.0 / 2);
+            }
+            // RFC 6298 (2.3): RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R'|; SRTT = 7/8 SRTT + 1/8 R'.
+            Some(srtt) => {
+                let err = srtt.0.abs_diff(r.0);
+                self.rttvar = SimDuration((3 * self.rttvar.0 + err) / 4);
+                self.srtt = Some(SimDuration((7 * srtt.0 + r.0) / 8));
+            }
+        }
+        self.backoff = 0;
+    }
+
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.srtt
+    }
+
+    /// The timeout before backoff: 1 s before any sample (`TCP_TIMEOUT_INIT`).
+    pub fn base_rto(&self) -> SimDuration {
+        match self.srtt {
+            None => TCP_TIMEOUT_INIT,
+            Some(srtt) => {
+                let var = SimDuration(4 * self.rttvar.0).max(TCP_RTO_MIN);
+                (srtt + var).min(TCP_RTO_MAX)
+            }
+        }
+    }
+
+    /// The timeout to arm now, with exponential backoff, capped at `TCP_RTO_MAX`.
+    pub fn rto(&self) -> SimDuration {
+        let mut rto = self.base_rto();
+        for _ in 0..self.backoff.min(16) {
+            rto = rto.doubled();
+        }
+        rto.min(TCP_RTO_MAX)
+    }
+
+    /// A timeout fired: the next one waits twice as long.
+    pub fn back_off(&mut self) {
+        self.backoff = self.backoff.saturating_add(1);
+    }
+
+    pub fn backoff(&self) -> u32 {
+        self.backoff
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rto_starts_at_one_second() {
+        assert_eq!(RttEstimator::default().rto(), SimDuration::from_secs(1));
+    }
+
+    #[test]
+    fn a_short_rtt_gives_linuxs_200ms_floor_plus_srtt() {
+        let mut e = RttEstimator::default();
+        e.on_sample(SimDuration::from_millis(7));
+        // 4 * 3.5 ms = 14 ms is below the floor, so RTO = 7 ms + 200 ms.
+        assert_eq!(e.rto(), SimDuration::from_millis(207));
+    }
+
+    #[test]
+    fn a_long_rtt_follows_rfc_6298() {
+        let mut e = RttEstimator::default();
+        e.on_sample(SimDuration::from_millis(200));
+        // SRTT 200, RTTVAR 100: RTO = 200 + 4*100 = 600 ms.
+        assert_eq!(e.rto(), SimDuration::from_millis(600));
+        e.on_sample(SimDuration::from_millis(100));
+        // RTTVAR = 3/4*100 + 1/4*100 = 100; SRTT = 7/8*200 + 1/8*100 = 187.5
+        assert_eq!(e.rto(), SimDuration::from_micros(587_500));
+    }
+
+    #[test]
+    fn each_timeout_doubles_the_rto_up_to_120_seconds() {
+        let mut e = RttEstimator::default();
+        e.back_off();
+        assert_eq!(e.rto(), SimDuration::from_secs(2));
+        for _ in 0..20 {
+            e.back_off();
+        }
+        assert_eq!(e.rto(), SimDuration::from_secs(120));
+        e.on_sample(SimDuration::from_millis(7));
+        assert_eq!(e.backoff(), 0);
+    }
+}

@@ -1,0 +1,454 @@
+//! A TCP endpoint as a poll-style state machine (sans-IO).
+//!
+//! The simulator feeds it segments and timeouts and asks it what to send:
+//!
+//! ```text
+//!   handle_segment(now, seg) ─┐                 ┌─► poll_transmit(now) → Option<Segment>
+//!   handle_timeout(now) ──────┼─► Socket state ─┤
+//!   app_write(bytes) ─────────┘                 └─► poll_timeout() → Option<SimTime>
+//! ```
+//!
+//! Both directions live in one socket, as in Linux: the send half (cwnd,
+//! in-flight segments, RTO) and the receive half (rcv_nxt, the advertised
+//! window, delayed ACK). This first slice recovers losses only by the
+//! retransmission timeout, resending everything from `snd_una` (go-back-N);
+//! out-of-order segments are answered with an immediate duplicate ACK and
+//! discarded.
+
+use super::receive_window::ReceiveWindow;
+use super::rtt::RttEstimator;
+use crate::cc::{Algorithm, ControlBlock};
+use crate::config::{ReceiverConfig, SenderConfig};
+use crate::segment::{Flags, Segment, Side};
+use crate::time::{SimDuration, SimTime};
+use crate::trace::{Trace, TraceEvent};
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SocketConfig {
+    pub sender: SenderConfig,
+    pub receiver: ReceiverConfig,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+}
+
+/// A data segment sent and not yet cumulatively acknowledged.
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    seq: u64,
+    end: u64,
+    flight: u32,
+    sent_at: SimTime,
+    retransmitted: bool,
+}
+
+pub struct Socket {
+    side: Side,
+    state: State,
+    mss: u32,
+
+    // ---- send half ----
+    snd_una: u64,
+    snd_nxt: u64,
+    /// Highest sequence ever sent: below it, a send is a retransmission.
+    snd_max: u64,
+    /// Sequence number after the last byte the application wrote.
+    write_end: u64,
+    /// The peer's advertised window, in bytes.
+    snd_wnd: u64,
+    /// End of the last sub-MSS segment sent (`snd_sml`, for Minshall's Nagle check).
+    snd_sml: u64,
+    cb: ControlBlock,
+    cc: Algorithm,
+    in_flight: VecDeque<InFlight>,
+    /// `tcp_cwnd_validate` bookkeeping: was cwnd the limit in this window?
+    max_packets_out: u32,
+    cwnd_usage_seq: u64,
+    is_cwnd_limited: bool,
+    rtt: RttEstimator,
+    rto_deadline: Option<SimTime>,
+    /// Slow-start flight the next data segment belongs to: one more than the
+    /// newest flight whose ACK released it.
+    next_flight: u32,
+    syn_pending: bool,
+    syn_sent_at: SimTime,
+    syn_retransmitted: bool,
+
+    // ---- receive half ----
+    rcv_nxt: u64,
+    /// `rcv_wup`: rcv_nxt when we last sent an ACK.
+    rcv_wup: u64,
+    rwin: ReceiveWindow,
+    ack_now: bool,
+    delack_deadline: Option<SimTime>,
+    delack_timeout: SimDuration,
+    app_received: u64,
+}
+
+impl Socket {
+    fn new(side: Side, state: State, cfg: &SocketConfig) -> Self {
+        let mss = cfg.sender.mss;
+        Socket {
+            side,
+            state,
+            mss,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            write_end: 1,
+            snd_wnd: 0,
+            snd_sml: 0,
+            cb: ControlBlock::new(cfg.sender.initcwnd),
+            cc: cfg.sender.congestion_control.clone(),
+            in_flight: VecDeque::new(),
+            max_packets_out: 0,
+            cwnd_usage_seq: 0,
+            is_cwnd_limited: false,
+            rtt: RttEstimator::default(),
+            rto_deadline: None,
+            next_flight: 1,
+            syn_pending: side == Side::Client,
+            syn_sent_at: SimTime::ZERO,
+            syn_retransmitted: false,
+            rcv_nxt: 0,
+            rcv_wup: 0,
+            rwin: ReceiveWindow::new(&cfg.receiver, mss),
+            ack_now: false,
+            delack_deadline: None,
+            delack_timeout: cfg.receiver.delayed_ack.timeout,
+            app_received: 0,
+        }
+    }
+
+    /// An active opener: its first `poll_transmit` is the SYN.
+    pub fn connect(cfg: &SocketConfig) -> Self {
+        Socket::new(Side::Client, State::SynSent, cfg)
+    }
+
+    /// A passive opener waiting for a SYN.
+    pub fn listen(cfg: &SocketConfig) -> Self {
+        Socket::new(Side::Server, State::Listen, cfg)
+    }
+
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    pub fn is_established(&self) -> bool {
+        self.state == State::Established
+    }
+
+    /// Congestion window in segments.
+    pub fn cwnd(&self) -> u32 {
+        self.cb.cwnd
+    }
+
+    pub fn ssthresh(&self) -> u32 {
+        self.cb.ssthresh
+    }
+
+    /// Segments sent and not yet acknowledged (`packets_out`).
+    pub fn packets_out(&self) -> u32 {
+        self.in_flight.len() as u32
+    }
+
+    /// Payload bytes the application has read.
+    pub fn app_received(&self) -> u64 {
+        self.app_received
+    }
+
+    /// Payload bytes written and acknowledged by the peer.
+    pub fn bytes_acked(&self) -> u64 {
+        self.snd_una.saturating_sub(1)
+    }
+
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.rtt.srtt()
+    }
+
+    /// The application writes `bytes` more (an unlimited send buffer in this slice).
+    pub fn app_write(&mut self, bytes: u64) {
+        self.write_end += bytes;
+    }
+
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        match (self.rto_deadline, self.delack_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime, trace: &mut Trace) {
+        if self.delack_deadline.is_some_and(|t| t <= now) {
+            self.delack_deadline = None;
+            self.ack_now = true;
+        }
+        if self.rto_deadline.is_some_and(|t| t <= now) {
+            self.on_rto(now, trace);
+        }
+    }
+
+    /// The retransmission timer expired (tcp_timer.c `tcp_retransmit_timer`).
+    fn on_rto(&mut self, now: SimTime, trace: &mut Trace) {
+        trace.push(now, TraceEvent::RtoFired { side: self.side, rto_ns: self.rtt.rto().0 });
+        self.rto_deadline = None;
+        self.rtt.back_off();
+        match self.state {
+            State::SynSent | State::SynReceived => {
+                self.syn_pending = true;
+                self.syn_retransmitted = true;
+            }
+            State::Established => {
+                // tcp_enter_loss: ssthresh from the algorithm, cwnd = in flight (none) + 1,
+                // and everything outstanding is treated as lost.
+                let old = self.cb.cwnd;
+                self.cb.ssthresh = self.cc.ssthresh(&self.cb);
+                self.cb.cwnd = 1;
+                self.cb.cwnd_cnt = 0;
+                self.in_flight.clear();
+                self.snd_nxt = self.snd_una;
+                trace.push(now, TraceEvent::CwndChanged { side: self.side, old, new: 1, ssthresh: self.cb.ssthresh });
+            }
+            State::Listen => {}
+        }
+    }
+
+    pub fn handle_segment(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        match self.state {
+            State::Listen => {
+                if seg.flags.syn && !seg.flags.ack {
+                    self.rcv_nxt = seg.seq + 1;
+                    self.rcv_wup = self.rcv_nxt;
+                    self.snd_wnd = seg.wnd;
+                    self.state = State::SynReceived;
+                    self.syn_pending = true;
+                }
+                return;
+            }
+            State::SynSent => {
+                if seg.flags.syn && seg.flags.ack && seg.ack == 1 {
+                    self.rcv_nxt = seg.seq + 1;
+                    self.snd_una = 1;
+                    self.snd_wnd = seg.wnd;
+                    self.rto_deadline = None;
+                    self.establish(now, trace);
+                    self.ack_now = true;
+                }
+                return;
+            }
+            State::SynReceived => {
+                if seg.flags.syn {
+                    // Our SYN-ACK was lost and the client retried its SYN.
+                    self.syn_pending = true;
+                    return;
+                }
+                if seg.flags.ack && seg.ack >= 1 {
+                    self.snd_una = 1;
+                    self.rto_deadline = None;
+                    self.establish(now, trace);
+                }
+            }
+            State::Established => {}
+        }
+        if seg.flags.ack {
+            self.on_ack(now, seg, trace);
+        }
+        if seg.len > 0 {
+            self.on_data(now, seg, trace);
+        }
+    }
+
+    fn establish(&mut self, now: SimTime, trace: &mut Trace) {
+        if !self.syn_retransmitted {
+            self.rtt.on_sample(now.since(self.syn_sent_at));
+        }
+        self.state = State::Established;
+        self.rwin.start(now, self.rcv_nxt, self.rtt.srtt());
+        trace.push(now, TraceEvent::Established { side: self.side });
+    }
+
+    /// `tcp_is_cwnd_limited()`: in slow start, growth counts while cwnd is less
+    /// than twice the most packets recently in flight.
+    fn cwnd_limited(&self) -> bool {
+        if self.cb.in_slow_start() {
+            return self.cb.cwnd < 2 * self.max_packets_out;
+        }
+        self.is_cwnd_limited
+    }
+
+    /// `tcp_cwnd_validate()`: remember per window whether cwnd was the limit.
+    fn cwnd_validate(&mut self, is_cwnd_limited: bool) {
+        let packets_out = self.packets_out();
+        if self.snd_una >= self.cwnd_usage_seq
+            || is_cwnd_limited
+            || (!self.is_cwnd_limited && packets_out > self.max_packets_out)
+        {
+            self.is_cwnd_limited = is_cwnd_limited;
+            self.max_packets_out = packets_out;
+            self.cwnd_usage_seq = self.snd_nxt;
+        }
+    }
+
+    /// The peer acknowledged up to `seg.ack` (tcp_input.c `tcp_ack`).
+    fn on_ack(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        if seg.ack < self.snd_una || seg.ack > self.snd_max.max(self.snd_nxt) {
+            return;
+        }
+        self.snd_wnd = seg.wnd;
+        if seg.ack == self.snd_una {
+            return; // duplicate ACK: no fast retransmit in this slice
+        }
+        let mut acked = 0u32;
+        let mut newest_flight = 0;
+        let mut sample = None;
+        while let Some(front) = self.in_flight.front_mut() {
+            if front.end <= seg.ack {
+                acked += 1;
+                newest_flight = newest_flight.max(front.flight);
+                if !front.retransmitted {
+                    sample = Some(now.since(front.sent_at));
+                }
+                self.in_flight.pop_front();
+            } else {
+                if front.seq < seg.ack {
+                    front.seq = seg.ack; // partly acknowledged: keep the rest
+                }
+                break;
+            }
+        }
+        self.snd_una = seg.ack;
+        if self.snd_nxt < self.snd_una {
+            self.snd_nxt = self.snd_una;
+        }
+        if let Some(r) = sample {
+            self.rtt.on_sample(r);
+        }
+        if acked > 0 {
+            self.next_flight = newest_flight + 1;
+            self.cb.cwnd_limited = self.cwnd_limited();
+            let old = self.cb.cwnd;
+            self.cc.cong_avoid(&mut self.cb, acked);
+            if self.cb.cwnd != old {
+                trace.push(now, TraceEvent::CwndChanged { side: self.side, old, new: self.cb.cwnd, ssthresh: self.cb.ssthresh });
+            }
+        }
+        // RFC 6298 (5.2, 5.3): stop the timer when all is acknowledged, else restart it.
+        self.rto_deadline = if self.in_flight.is_empty() { None } else { Some(now + self.rtt.rto()) };
+    }
+
+    /// Data arrived (tcp_input.c `tcp_data_queue`, `__tcp_ack_snd_check`).
+    fn on_data(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        if seg.seq != self.rcv_nxt {
+            // Out of order or a duplicate: ACK at once so the sender learns rcv_nxt.
+            self.ack_now = true;
+            return;
+        }
+        self.rcv_nxt += seg.len as u64;
+        self.app_received += seg.len as u64;
+        self.rwin.on_data(now, seg.len, self.rcv_nxt);
+        // More than one full segment unacknowledged: ACK now. Otherwise delay.
+        if self.rcv_nxt - self.rcv_wup > self.mss as u64 {
+            self.ack_now = true;
+        } else if self.delack_deadline.is_none() {
+            let deadline = now + self.delack_timeout;
+            self.delack_deadline = Some(deadline);
+            trace.push(now, TraceEvent::DelayedAckArmed { side: self.side, deadline });
+        }
+    }
+
+    /// Fills in the ACK fields every segment after the SYN carries, and notes
+    /// that any pending ACK has now been sent (an ACK rides free on data).
+    fn stamp_ack(&mut self, seg: &mut Segment) {
+        seg.flags.ack = true;
+        seg.ack = self.rcv_nxt;
+        seg.wnd = self.rwin.advertise(self.rcv_nxt);
+        self.ack_now = false;
+        self.delack_deadline = None;
+        self.rcv_wup = self.rcv_nxt;
+    }
+
+    fn blank(&self, seq: u64) -> Segment {
+        Segment { id: 0, from: self.side, seq, len: 0, ack: 0, wnd: 0, flags: Flags::default() }
+    }
+
+    /// Next segment to put on the wire, if any. The caller assigns `id`.
+    /// Returns the segment and, for data, its flight number and whether it is
+    /// a retransmission.
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        if self.syn_pending {
+            self.syn_pending = false;
+            let mut seg = self.blank(0);
+            seg.flags.syn = true;
+            seg.wnd = self.rwin.syn_window(self.rcv_nxt);
+            if self.state == State::SynReceived {
+                seg.flags.ack = true;
+                seg.ack = self.rcv_nxt;
+            }
+            self.snd_nxt = 1;
+            self.snd_max = self.snd_max.max(1);
+            self.syn_sent_at = now;
+            self.rto_deadline = Some(now + self.rtt.rto());
+            return Some((seg, 0, self.syn_retransmitted));
+        }
+        if self.state == State::Established
+            && let Some(out) = self.next_data(now)
+        {
+            return Some(out);
+        }
+        if self.ack_now && self.state == State::Established {
+            let mut seg = self.blank(self.snd_nxt);
+            self.stamp_ack(&mut seg);
+            return Some((seg, 0, false));
+        }
+        None
+    }
+
+    /// The next data segment that cwnd, the peer's window and Nagle allow.
+    fn next_data(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        if self.snd_nxt >= self.write_end {
+            return None;
+        }
+        if self.packets_out() >= self.cb.cwnd {
+            self.cwnd_validate(true);
+            return None;
+        }
+        let unsent = self.write_end - self.snd_nxt;
+        let len = unsent.min(self.mss as u64);
+        // tcp_snd_wnd_test: the segment must fit inside the peer's window. (Linux
+        // with TSO can also cut a large buffer at the window edge to the byte,
+        // `tcp_mss_split_point`; the simulator sends whole segments only.)
+        if self.snd_nxt + len > self.snd_una + self.snd_wnd {
+            return None;
+        }
+        // Minshall's variant of Nagle (tcp_output.c `tcp_nagle_check`,
+        // `tcp_minshall_check`): hold a sub-MSS segment only while an earlier
+        // sub-MSS segment is still unacknowledged.
+        if len < self.mss as u64 && self.snd_sml > self.snd_una && self.packets_out() > 0 {
+            return None;
+        }
+        let seq = self.snd_nxt;
+        let retransmit = seq < self.snd_max;
+        let mut seg = self.blank(seq);
+        seg.len = len as u32;
+        self.stamp_ack(&mut seg);
+        if len < self.mss as u64 {
+            self.snd_sml = seq + len;
+        }
+        let flight = self.next_flight;
+        self.in_flight.push_back(InFlight { seq, end: seq + len, flight, sent_at: now, retransmitted: retransmit });
+        self.snd_nxt += len;
+        self.snd_max = self.snd_max.max(self.snd_nxt);
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        let limited = self.packets_out() >= self.cb.cwnd;
+        self.cwnd_validate(limited);
+        Some((seg, flight, retransmit))
+    }
+}

@@ -1,0 +1,148 @@
+//! The one record of a run. Every output — flights, completion time, the cwnd
+//! chart, the packet animation — is derived from this list, so they can never
+//! disagree with each other.
+
+use crate::segment::{Segment, Side};
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceRecord {
+    pub time: SimTime,
+    pub event: TraceEvent,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// A segment left a host. `departs`/`arrives` say when the bottleneck starts
+    /// serialising it and when it reaches the peer; `None` when the queue dropped it.
+    SegmentSent {
+        seg: Segment,
+        /// Slow-start flight this data segment belongs to (1 = first flight); 0 for
+        /// segments without data.
+        flight: u32,
+        retransmit: bool,
+        departs: Option<SimTime>,
+        arrives: Option<SimTime>,
+    },
+    /// The bottleneck queue was full and dropped the segment (drop-tail).
+    SegmentDropped { seg: Segment },
+    /// A segment reached its destination host.
+    SegmentReceived { to: Side, seg: Segment },
+    /// The data sender's congestion window changed (segments, as `ss -i` prints it).
+    CwndChanged { side: Side, old: u32, new: u32, ssthresh: u32 },
+    /// The retransmission timer fired; `rto_ns` is the timeout that expired.
+    RtoFired { side: Side, rto_ns: u64 },
+    /// The delayed-ACK timer was armed to fire at `deadline`.
+    DelayedAckArmed { side: Side, deadline: SimTime },
+    /// Handshake complete on this side.
+    Established { side: Side },
+    /// The receiving application has read the whole response.
+    TransferComplete { bytes: u64 },
+}
+
+/// An append-only list of records in time order.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    records: Vec<TraceRecord>,
+}
+
+impl Trace {
+    pub fn push(&mut self, time: SimTime, event: TraceEvent) {
+        debug_assert!(self.records.last().is_none_or(|r| r.time <= time), "trace must stay in time order");
+        self.records.push(TraceRecord { time, event });
+    }
+
+    pub fn records(&self) -> &[TraceRecord] {
+        &self.records
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// A 64-bit FNV-1a hash of every record, for determinism checks: the same
+    /// scenario must give the same hash natively and in wasm.
+    pub fn hash(&self) -> u64 {
+        let mut h = Fnv::default();
+        for r in &self.records {
+            h.write(r.time.0);
+            match r.event {
+                TraceEvent::SegmentSent { seg, flight, retransmit, departs, arrives } => {
+                    h.write(1);
+                    hash_segment(&mut h, &seg);
+                    h.write(flight as u64);
+                    h.write(retransmit as u64);
+                    h.write(departs.map_or(u64::MAX, |t| t.0));
+                    h.write(arrives.map_or(u64::MAX, |t| t.0));
+                }
+                TraceEvent::SegmentDropped { seg } => {
+                    h.write(2);
+                    hash_segment(&mut h, &seg);
+                }
+                TraceEvent::SegmentReceived { to, seg } => {
+                    h.write(3);
+                    h.write(to as u64);
+                    hash_segment(&mut h, &seg);
+                }
+                TraceEvent::CwndChanged { side, old, new, ssthresh } => {
+                    h.write(4);
+                    h.write(side as u64);
+                    h.write(old as u64);
+                    h.write(new as u64);
+                    h.write(ssthresh as u64);
+                }
+                TraceEvent::RtoFired { side, rto_ns } => {
+                    h.write(5);
+                    h.write(side as u64);
+                    h.write(rto_ns);
+                }
+                TraceEvent::DelayedAckArmed { side, deadline } => {
+                    h.write(6);
+                    h.write(side as u64);
+                    h.write(deadline.0);
+                }
+                TraceEvent::Established { side } => {
+                    h.write(7);
+                    h.write(side as u64);
+                }
+                TraceEvent::TransferComplete { bytes } => {
+                    h.write(8);
+                    h.write(bytes);
+                }
+            }
+        }
+        h.0
+    }
+}
+
+fn hash_segment(h: &mut Fnv, s: &Segment) {
+    h.write(s.id);
+    h.write(s.from as u64);
+    h.write(s.seq);
+    h.write(s.len as u64);
+    h.write(s.ack);
+    h.write(s.wnd);
+    h.write(s.flags.syn as u64 | (s.flags.ack as u64) << 1 | (s.flags.fin as u64) << 2);
+}
+
+/// FNV-1a: tiny, dependency-free and identical on every platform.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, v: u64) {
+        for b in v.to_le_bytes() {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}

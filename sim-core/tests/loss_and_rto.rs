@@ -1,0 +1,57 @@
+//! Loss in this slice is recovered by the retransmission timeout only:
+//! Linux's 200 ms floor, cwnd 1 afterwards, ssthresh halved, go-back-N.
+
+mod common;
+use common::*;
+use sim_core::analysis::summarize;
+use sim_core::config::PathConfig;
+use sim_core::segment::Side;
+use sim_core::time::SimDuration;
+use sim_core::trace::TraceEvent;
+
+fn shallow_queue() -> sim_core::config::Scenario {
+    let mut s = seed_004();
+    s.path = PathConfig { queue_bytes: 15_000, ..PathConfig::symmetric(10_000_000, SimDuration::from_millis(20)) };
+    s.sender.initcwnd = 40;
+    s.receiver.rcvbuf = 4 << 20;
+    s
+}
+
+#[test]
+fn a_drop_tail_overflow_is_repaired_by_timeout_and_the_transfer_completes() {
+    let run = run(&shallow_queue());
+    let sum = summarize(&run);
+    assert!(sum.drops > 0, "the shallow queue must overflow");
+    assert!(sum.retransmissions > 0);
+    assert!(sum.completion.is_some(), "the transfer must still finish");
+}
+
+#[test]
+fn after_a_timeout_cwnd_is_one_and_ssthresh_half_the_old_cwnd() {
+    let run = run(&shallow_queue());
+    let (i, _) = run
+        .trace
+        .records()
+        .iter()
+        .enumerate()
+        .find(|(_, r)| matches!(r.event, TraceEvent::RtoFired { side: Side::Server, .. }))
+        .expect("an RTO fires");
+    let after = run.trace.records()[i + 1];
+    match after.event {
+        TraceEvent::CwndChanged { old, new, ssthresh, .. } => {
+            assert_eq!(new, 1);
+            assert_eq!(ssthresh, (old / 2).max(2));
+        }
+        e => panic!("expected a cwnd change after the RTO, got {e:?}"),
+    }
+}
+
+#[test]
+fn the_first_timeout_waits_at_least_linuxs_200ms_floor() {
+    let run = run(&shallow_queue());
+    let rto = run.trace.records().iter().find_map(|r| match r.event {
+        TraceEvent::RtoFired { side: Side::Server, rto_ns } => Some(rto_ns),
+        _ => None,
+    });
+    assert!(rto.unwrap() >= 200_000_000);
+}
