@@ -1,1 +1,52 @@
+//! # tcp-widgets: the book's interactive simulations
+//!
+//! Yew components that run `sim-core` in the browser and draw with plotters.
+//! The book's pages contain placeholders (`<div class="tcp-widget"
+//! data-widget="slow-start" data-rtt="7ms" ...>`, written by the
+//! `mdbook-widgets` preprocessor); [`mount_all`] finds them and mounts the
+//! named widget with the placeholder's parameters as its starting values.
 
+pub mod draw;
+pub mod palette;
+pub mod params;
+pub mod run_view;
+mod slider;
+mod slow_start;
+mod theme;
+
+use wasm_bindgen::prelude::*;
+
+/// Mounts every widget placeholder on the page that is not mounted yet and
+/// returns how many it mounted. An unknown widget name gets a visible error
+/// box instead of a blank space.
+#[wasm_bindgen]
+pub fn mount_all() -> u32 {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return 0 };
+    let Ok(nodes) = doc.query_selector_all(".tcp-widget[data-widget]:not([data-mounted])") else { return 0 };
+    let mut mounted = 0;
+    for i in 0..nodes.length() {
+        let Some(el) = nodes.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+        let _ = el.set_attribute("data-mounted", "1");
+        let name = el.get_attribute("data-widget").unwrap_or_default();
+        let Some(spec) = widget_spec::widget(&name) else {
+            // Text, never HTML: the name came from the page.
+            el.set_text_content(Some(&format!("Unknown widget “{}”. Known widgets: {}.", name.chars().take(40).collect::<String>(), widget_spec::widget_names().join(", "))));
+            let _ = el.set_attribute("class", "tcp-widget tw-error");
+            continue;
+        };
+        let mut pairs = Vec::new();
+        for key in std::iter::once("preset").chain(spec.params.iter().map(|p| p.name)) {
+            if let Some(v) = el.get_attribute(&format!("data-{key}")) {
+                pairs.push((key.to_string(), v));
+            }
+        }
+        let initial = params::initial(spec, &pairs);
+        let id = el.id();
+        let id = if id.is_empty() { format!("{name}-{i}") } else { id };
+        el.set_inner_html("");
+        let props = slow_start::Props { id: id.into(), spec, initial };
+        yew::Renderer::<slow_start::SlowStart>::with_root_and_props(el, props).render();
+        mounted += 1;
+    }
+    mounted
+}

@@ -70,12 +70,27 @@ pub const WIDGETS: &[WidgetSpec] = &[WidgetSpec {
     ],
     presets: &[
         Preset { name: "seed-7ms", title: "512 KiB at 7 ms (seed 004)", values: &[("rtt", "7ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
-        Preset { name: "seed-5ms", title: "512 KiB at 5 ms", values: &[("rtt", "5ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
-        Preset { name: "seed-0.3ms", title: "512 KiB at 0.3 ms", values: &[("rtt", "0.3ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
+        Preset { name: "seed-5ms", title: "512 KiB at 5 ms, 42340-byte SYN window (seed 004)", values: &[("rtt", "5ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "42340"), ("rcvbuf", "128KiB")] },
+        Preset { name: "seed-2.8ms", title: "512 KiB at 2.8 ms (seed 004)", values: &[("rtt", "2.8ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
+        Preset { name: "seed-0.3ms", title: "512 KiB at 0.3 ms (seed 004)", values: &[("rtt", "0.3ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
         Preset { name: "initcwnd-100", title: "initcwnd 100 vs a 64240-byte SYN window", values: &[("rtt", "7ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "100"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
         Preset { name: "large-window", title: "512 KiB at 7 ms, large receive buffer", values: &[("rtt", "7ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "16MiB")] },
     ],
 }];
+
+// Specs are static tables: two are the same when they name the same thing.
+// (UI components need `PartialEq` on their props to skip needless re-renders.)
+impl PartialEq for ParamSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl PartialEq for WidgetSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
 
 /// Parameters every widget accepts besides its own.
 pub const COMMON_KEYS: &[&str] = &["preset"];

@@ -1,0 +1,58 @@
+// Every page of the built book loads cleanly: no console errors, no failed
+// requests, nothing fetched from another host; KaTeX renders with its fonts
+// served by the book itself.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { BOOK_DIR, setup, openPage } from "./support/browser.mjs";
+
+let env;
+before(async () => (env = await setup()));
+after(async () => env && (await env.close()));
+
+function htmlPages(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return e.name === "generated" ? [] : htmlPages(p);
+    return e.name.endsWith(".html") ? [relative(BOOK_DIR, p)] : [];
+  });
+}
+
+test("the book has its chapter pages", () => {
+  const pages = htmlPages(BOOK_DIR);
+  for (const p of ["index.html", "introduction.html", "slow-start.html", "print.html"]) {
+    assert.ok(pages.includes(p), `${p} missing from ${pages.join(", ")}`);
+  }
+});
+
+test("every page loads with no console errors and no requests to other hosts", async () => {
+  for (const path of htmlPages(BOOK_DIR)) {
+    const { page, problems, close } = await openPage(env, path);
+    // Let widgets load and mount before judging the page.
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(200);
+    assert.deepEqual(problems.console, [], `console errors on ${path}`);
+    assert.deepEqual(problems.external, [], `requests to other hosts from ${path}`);
+    assert.deepEqual(problems.failed, [], `failed requests on ${path}`);
+    await close();
+  }
+});
+
+test("KaTeX math is rendered at build time and uses fonts served by the book", async () => {
+  const { page, problems, close } = await openPage(env, "slow-start.html");
+  const fontRequests = [];
+  page.on("requestfinished", (r) => r.url().includes("KaTeX_") && fontRequests.push(r.url()));
+  await page.reload({ waitUntil: "networkidle" });
+  const math = await page.locator(".katex-display .katex-html").count();
+  assert.ok(math >= 1, "the slow-start chapter has display math rendered as KaTeX HTML");
+  const loaded = await page.evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter((f) => f.family.includes("KaTeX") && f.status === "loaded").map((f) => f.family);
+  });
+  assert.ok(loaded.length > 0, "some KaTeX font faces loaded");
+  assert.ok(fontRequests.length > 0, "KaTeX fonts were requested");
+  for (const u of fontRequests) assert.ok(u.startsWith(env.server.url + "generated/katex/fonts/"), u);
+  assert.deepEqual(problems.external, []);
+  await close();
+});

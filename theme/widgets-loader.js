@@ -1,0 +1,28 @@
+// Loads the widget bundle once per page, only on pages that have a widget, and
+// mounts every placeholder the mdbook-widgets preprocessor wrote.
+// mdBook defines `path_to_root` before this script runs.
+(function () {
+  "use strict";
+  var placeholders = document.querySelectorAll(".tcp-widget[data-widget]");
+  if (placeholders.length === 0) return;
+  var root = typeof path_to_root === "string" ? path_to_root : "";
+  var base = root + "generated/widgets/";
+
+  function fail(err) {
+    placeholders.forEach(function (el) {
+      if (el.hasAttribute("data-mounted")) return;
+      el.classList.add("tw-error");
+      el.textContent = "This simulation could not start: " + (err && err.message ? err.message : err) +
+        ". It needs a browser with WebAssembly.";
+    });
+    console.warn("tcp-widgets:", err);
+  }
+
+  import(base + "tcp_widgets.js")
+    .then(function (mod) {
+      return mod.default({ module_or_path: base + "tcp_widgets_bg.wasm" }).then(function () {
+        mod.mount_all();
+      });
+    })
+    .catch(fail);
+})();

@@ -1,0 +1,92 @@
+//! A widget's starting values: defaults, then the preset, then explicit
+//! parameters (from a `{{#widget}}` directive's data attributes). Anything
+//! invalid is skipped with a note the widget shows; nothing from the page is
+//! ever inserted as HTML.
+
+use widget_spec::WidgetSpec;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Initial {
+    /// One value per `spec.params` entry, in base units.
+    pub values: Vec<f64>,
+    pub preset: Option<&'static str>,
+    pub notes: Vec<String>,
+}
+
+/// Values of a preset over the defaults.
+pub fn preset_values(spec: &WidgetSpec, name: &str) -> Option<Vec<f64>> {
+    let preset = spec.preset(name)?;
+    let mut values: Vec<f64> = spec.params.iter().map(|p| p.default).collect();
+    for (k, v) in preset.values {
+        if let Some(i) = spec.params.iter().position(|p| p.name == *k) {
+            values[i] = spec.params[i].parse(v).unwrap_or(spec.params[i].default);
+        }
+    }
+    Some(values)
+}
+
+/// Builds the starting state from `key=value` pairs (order: preset first, then the rest).
+pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial {
+    let mut notes = Vec::new();
+    let mut preset = None;
+    let mut values: Vec<f64> = spec.params.iter().map(|p| p.default).collect();
+    if let Some((_, name)) = pairs.iter().find(|(k, _)| k == "preset") {
+        match spec.preset(name) {
+            Some(p) => {
+                preset = Some(p.name);
+                values = preset_values(spec, p.name).unwrap_or(values);
+            }
+            None => notes.push(format!("Ignored preset “{}”: no such preset.", shorten(name))),
+        }
+    }
+    for (k, v) in pairs.iter().filter(|(k, _)| k != "preset") {
+        match spec.params.iter().position(|p| p.name == k) {
+            Some(i) => match spec.params[i].parse(v) {
+                Ok(x) => values[i] = x,
+                Err(e) => notes.push(format!("Ignored {}=“{}”: {}; using {}.", k, shorten(v), e.message, spec.params[i].format(values[i]))),
+            },
+            None => notes.push(format!("Ignored unknown parameter “{}”.", shorten(k))),
+        }
+    }
+    Initial { values, preset, notes }
+}
+
+/// Keeps hostile or accidental long values from flooding the note.
+fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> &'static WidgetSpec {
+        widget_spec::widget("slow-start").unwrap()
+    }
+
+    fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+        p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn explicit_values_override_the_preset() {
+        let init = initial(spec(), &pairs(&[("size", "4MiB"), ("preset", "initcwnd-100")]));
+        let i = |n: &str| spec().params.iter().position(|p| p.name == n).unwrap();
+        assert_eq!(init.values[i("initcwnd")], 100.0);
+        assert_eq!(init.values[i("size")], 4.0 * 1024.0 * 1024.0);
+        assert_eq!(init.preset, Some("initcwnd-100"));
+        assert!(init.notes.is_empty());
+    }
+
+    #[test]
+    fn hostile_values_are_ignored_with_a_note_and_defaults_kept() {
+        let init = initial(spec(), &pairs(&[("rtt", "<script>alert(1)</script>"), ("initcwnd", "1e9"), ("x", "y")]));
+        assert_eq!(init.values, spec().params.iter().map(|p| p.default).collect::<Vec<_>>());
+        assert_eq!(init.notes.len(), 3);
+        assert!(init.notes[0].starts_with("Ignored rtt="));
+    }
+}

@@ -1,0 +1,119 @@
+//! One simulator run, reduced to what the views draw: packet transits, the
+//! cwnd steps and the summary readouts. Built once per parameter change; every
+//! frame then only reads it at the current time cursor.
+
+use sim_core::analysis::{self, Flight, Summary, Transit};
+use sim_core::config::{PathConfig, Scenario};
+use sim_core::segment::Side;
+use sim_core::sim::{self, Outcome};
+use sim_core::time::SimDuration;
+
+/// The slow-start widget's inputs, in base units (ns, bit/s, bytes, segments).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlowStartParams {
+    pub rtt_ns: f64,
+    pub bandwidth_bps: f64,
+    pub mss: f64,
+    pub initcwnd: f64,
+    pub size: f64,
+    pub rwnd: f64,
+    pub rcvbuf: f64,
+}
+
+impl SlowStartParams {
+    pub fn scenario(&self) -> Scenario {
+        let mut s = Scenario::default();
+        s.path = PathConfig::symmetric(self.bandwidth_bps as u64, SimDuration(self.rtt_ns as u64));
+        s.sender.mss = self.mss as u32;
+        s.sender.initcwnd = self.initcwnd as u32;
+        s.app.response_bytes = self.size as u64;
+        s.receiver.syn_window = self.rwnd as u32;
+        s.receiver.rcvbuf = self.rcvbuf as u64;
+        s.receiver.rcvbuf_max = s.receiver.rcvbuf_max.max(self.rcvbuf as u64);
+        s
+    }
+}
+
+pub struct RunView {
+    pub transits: Vec<Transit>,
+    /// (time ns, cwnd segments), starting at zero.
+    pub cwnd: Vec<(f64, u32)>,
+    pub summary: Summary,
+    /// Simulated time the animation runs to (ns).
+    pub end_ns: f64,
+    pub error: Option<String>,
+}
+
+impl RunView {
+    pub fn simulate(p: &SlowStartParams) -> RunView {
+        let scenario = p.scenario();
+        match sim::run(&scenario) {
+            Ok(run) => {
+                let summary = analysis::summarize(&run);
+                let end = match run.outcome {
+                    Outcome::Completed { at } | Outcome::TimeLimit { at } | Outcome::EventLimit { at } => at,
+                };
+                RunView {
+                    transits: analysis::transits(&run.trace),
+                    cwnd: analysis::cwnd_series(&run.trace, Side::Server, scenario.sender.initcwnd)
+                        .into_iter()
+                        .map(|(t, c)| (t.0 as f64, c))
+                        .collect(),
+                    summary,
+                    end_ns: end.0 as f64,
+                    error: None,
+                }
+            }
+            Err(e) => RunView {
+                transits: Vec::new(),
+                cwnd: vec![(0.0, p.initcwnd as u32)],
+                summary: Summary {
+                    completion: None,
+                    flights: Vec::new(),
+                    data_segments: 0,
+                    retransmissions: 0,
+                    drops: 0,
+                    final_cwnd: None,
+                    timed_out: true,
+                },
+                end_ns: 0.0,
+                error: Some(e.to_string()),
+            },
+        }
+    }
+
+    /// cwnd in effect at time `t_ns`.
+    pub fn cwnd_at(&self, t_ns: f64) -> u32 {
+        let i = self.cwnd.partition_point(|(t, _)| *t <= t_ns);
+        self.cwnd[i.saturating_sub(1)].1
+    }
+
+    /// Flights whose first segment has been sent by `t_ns`.
+    pub fn flights_by(&self, t_ns: f64) -> Vec<&Flight> {
+        self.summary.flights.iter().filter(|f| f.start.0 as f64 <= t_ns).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed() -> SlowStartParams {
+        SlowStartParams { rtt_ns: 7e6, bandwidth_bps: 1e9, mss: 1448.0, initcwnd: 10.0, size: 524_288.0, rwnd: 64_240.0, rcvbuf: 16.0 * 1024.0 * 1024.0 }
+    }
+
+    #[test]
+    fn the_view_holds_the_same_flights_as_the_simulator() {
+        let v = RunView::simulate(&seed());
+        let bytes: Vec<u64> = v.summary.flights.iter().map(|f| f.bytes).collect();
+        assert_eq!(bytes, vec![14_480, 28_960, 57_920, 115_840, 231_680, 75_408]);
+        assert!(v.error.is_none());
+    }
+
+    #[test]
+    fn cwnd_at_reads_the_step_in_effect() {
+        let v = RunView::simulate(&seed());
+        assert_eq!(v.cwnd_at(0.0), 10);
+        assert_eq!(v.cwnd_at(v.end_ns), *v.cwnd.iter().map(|(_, c)| c).last().unwrap());
+    }
+}

@@ -1,0 +1,63 @@
+//! The drawing code, run natively against plotters' SVG backend: the same
+//! functions the browser runs on a canvas.
+
+use plotters::prelude::*;
+use sim_core::segment::Side;
+use tcp_widgets::draw::{cwnd_chart, path_view};
+use tcp_widgets::palette::Palette;
+use tcp_widgets::run_view::{RunView, SlowStartParams};
+
+fn seed() -> RunView {
+    RunView::simulate(&SlowStartParams {
+        rtt_ns: 7e6,
+        bandwidth_bps: 1e9,
+        mss: 1448.0,
+        initcwnd: 10.0,
+        size: 524_288.0,
+        rwnd: 64_240.0,
+        rcvbuf: 16.0 * 1024.0 * 1024.0,
+    })
+}
+
+#[test]
+fn the_cwnd_chart_draws_a_curve_and_labelled_axes() {
+    let run = seed();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (640, 240)).into_drawing_area();
+        cwnd_chart::draw(&root, &run, run.end_ns, &Palette::default(), 1.0).unwrap();
+    }
+    assert!(svg.contains("cwnd (segments)"));
+    assert!(svg.contains("time (ms)"));
+    assert!(svg.contains("<polyline"), "the cwnd curve is a polyline");
+}
+
+#[test]
+fn the_path_view_shows_the_first_flight_in_the_air() {
+    let run = seed();
+    // Half a millisecond after the first data segment left, the whole first
+    // flight (10 segments, 120 us of serialisation) is on its way.
+    let first = run.transits.iter().find(|t| t.len > 0 && t.from == Side::Server).unwrap();
+    let t = first.sent.0 as f64 + 0.5e6;
+    let mut svg = String::new();
+    let on = {
+        let root = SVGBackend::with_string(&mut svg, (640, 150)).into_drawing_area();
+        path_view::draw(&root, &run, t, path_view::max_transit_ns(&run), &Palette::default(), 1.0).unwrap()
+    };
+    assert_eq!(on.data, 10);
+    assert_eq!(on.acks, 0);
+    assert!(svg.contains("server") && svg.contains("client"));
+}
+
+#[test]
+fn acks_fly_back_while_the_next_flight_waits() {
+    let run = seed();
+    let first = run.transits.iter().find(|t| t.len > 0 && t.from == Side::Server).unwrap();
+    // 5 ms after the first flight left it has arrived (3.5 ms one way); its
+    // five ACKs are on the way back.
+    let t = first.sent.0 as f64 + 5e6;
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (640, 150)).into_drawing_area();
+    let on = path_view::draw(&root, &run, t, path_view::max_transit_ns(&run), &Palette::default(), 1.0).unwrap();
+    assert_eq!((on.data, on.acks), (0, 5));
+}

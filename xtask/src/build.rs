@@ -1,0 +1,138 @@
+//! Building the site: the widget bundle (wasm-pack, then binaryen's wasm-opt),
+//! KaTeX's stylesheet and fonts, then `mdbook build` into `book/`.
+//!
+//! Generated files go to `src/generated/` (git-ignored), which mdBook copies
+//! into the site like any other non-Markdown file in `src/`.
+
+use crate::sh::{self, Result};
+use crate::tools::{self, Need};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub fn run() -> Result<Vec<Transfer>> {
+    tools::ensure(Need::Build)?;
+    all()
+}
+
+/// Everything after the tools: widgets, KaTeX assets, the book, the size report.
+pub fn all() -> Result<Vec<Transfer>> {
+    widgets()?;
+    katex_assets()?;
+    book()?;
+    let report = page_transfer("slow-start.html")?;
+    print_transfer("slow-start.html", &report);
+    Ok(report)
+}
+
+fn generated() -> PathBuf {
+    sh::root().join("src/generated")
+}
+
+/// Builds the widget bundle into `src/generated/widgets/`.
+pub fn widgets() -> Result {
+    let root = sh::root();
+    let pkg = root.join("target/wasm-pkg");
+    let mut c = sh::cmd("wasm-pack");
+    // `--mode no-install`: use the wasm-bindgen on PATH (pinned to Cargo.lock's
+    // version by install-tools) instead of downloading one.
+    c.args(["build", "widgets", "--target", "web", "--release", "--mode", "no-install", "--no-pack", "--no-typescript"])
+        .args(["--out-dir", pkg.to_str().unwrap(), "--out-name", "tcp_widgets"]);
+    sh::run(c)?;
+    let out = generated().join("widgets");
+    fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    // wasm-pack's own wasm-opt step is off (widgets/Cargo.toml) because it would
+    // download binaryen; npm's binaryen runs here instead.
+    let wasm_opt = root.join("xtask/npm/node_modules/.bin/wasm-opt");
+    let mut opt = sh::cmd(wasm_opt.to_str().unwrap());
+    opt.args(["-Oz", "--strip-debug", "--strip-producers"])
+        .arg(pkg.join("tcp_widgets_bg.wasm"))
+        .arg("-o")
+        .arg(out.join("tcp_widgets_bg.wasm"));
+    sh::run(opt)?;
+    copy_if_changed(&pkg.join("tcp_widgets.js"), &out.join("tcp_widgets.js"))
+}
+
+/// Copies KaTeX's CSS and fonts from the npm package whose version matches the
+/// KaTeX that mdbook-katex renders with, so the site needs no CDN.
+pub fn katex_assets() -> Result {
+    let dist = sh::root().join("xtask/npm/node_modules/katex/dist");
+    let out = generated().join("katex");
+    fs::create_dir_all(out.join("fonts")).map_err(|e| e.to_string())?;
+    copy_if_changed(&dist.join("katex.min.css"), &out.join("katex.min.css"))?;
+    for entry in fs::read_dir(dist.join("fonts")).map_err(|e| format!("KaTeX fonts: {e}"))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.extension().is_some_and(|e| e == "woff2" || e == "woff") {
+            copy_if_changed(&path, &out.join("fonts").join(path.file_name().unwrap()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies only when the content differs, so `mdbook serve` does not rebuild for nothing.
+fn copy_if_changed(from: &Path, to: &Path) -> Result {
+    let new = fs::read(from).map_err(|e| format!("reading {}: {e}", from.display()))?;
+    if fs::read(to).ok().as_deref() == Some(&new[..]) {
+        return Ok(());
+    }
+    fs::write(to, new).map_err(|e| format!("writing {}: {e}", to.display()))
+}
+
+pub fn book() -> Result {
+    let mut c = sh::cmd("mdbook");
+    c.args(["build", "--dest-dir", "book"]);
+    sh::run(c)
+}
+
+/// One file a page loads.
+pub struct Transfer {
+    pub path: String,
+    pub raw: usize,
+    pub gzip: usize,
+}
+
+fn gzip_len(bytes: &[u8]) -> usize {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
+    enc.write_all(bytes).expect("in-memory write");
+    enc.finish().expect("in-memory gzip").len()
+}
+
+/// The JS and wasm a page transfers: its `<script src>` files plus the widget
+/// bundle the loader imports.
+pub fn page_transfer(page: &str) -> Result<Vec<Transfer>> {
+    let book = sh::root().join("book");
+    let html = fs::read_to_string(book.join(page)).map_err(|e| format!("reading book/{page}: {e}"))?;
+    let mut files: Vec<String> = html
+        .split("<script src=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .map(|s| s.split('?').next().unwrap_or(s).to_string())
+        .collect();
+    files.push("generated/widgets/tcp_widgets.js".into());
+    files.push("generated/widgets/tcp_widgets_bg.wasm".into());
+    let mut out = Vec::new();
+    for f in files {
+        let bytes = fs::read(book.join(&f)).map_err(|e| format!("book/{f}: {e}"))?;
+        out.push(Transfer { raw: bytes.len(), gzip: gzip_len(&bytes), path: f });
+    }
+    Ok(out)
+}
+
+pub fn print_transfer(page: &str, files: &[Transfer]) {
+    println!("\nJS + wasm transferred by {page}:");
+    println!("  {:<48} {:>10} {:>10}", "file", "raw", "gzip");
+    let (mut raw, mut gz, mut wraw, mut wgz) = (0, 0, 0, 0);
+    for t in files {
+        println!("  {:<48} {:>10} {:>10}", t.path, t.raw, t.gzip);
+        raw += t.raw;
+        gz += t.gzip;
+        if t.path.starts_with("generated/widgets/") || t.path.contains("widgets-loader") {
+            wraw += t.raw;
+            wgz += t.gzip;
+        }
+    }
+    println!("  {:<48} {:>10} {:>10}", "widget loader + bundle", wraw, wgz);
+    println!("  {:<48} {:>10} {:>10}", "total (with mdBook's own scripts)", raw, gz);
+}

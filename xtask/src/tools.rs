@@ -1,0 +1,116 @@
+//! Installs the pinned tools the book needs, skipping what is already there at
+//! the right version. Everything comes from package registries (crates.io,
+//! npm, Debian); nothing downloads a prebuilt binary.
+
+use crate::sh::{self, Result};
+use std::fs;
+
+pub const MDBOOK: &str = "0.5.4";
+pub const MDBOOK_KATEX: &str = "0.10.0";
+pub const WASM_PACK: &str = "0.15.1";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// What a command needs.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd)]
+pub enum Need {
+    /// Everything to build and serve the book.
+    Build,
+    /// That, plus the browser and the test runner's packages.
+    Everything,
+}
+
+pub fn ensure(need: Need) -> Result {
+    let started = std::time::Instant::now();
+    wasm_target()?;
+    cargo_tool("mdbook", "mdbook", MDBOOK, &["--version"])?;
+    cargo_tool("mdbook-katex", "mdbook-katex", MDBOOK_KATEX, &["--version"])?;
+    cargo_tool("wasm-bindgen-cli", "wasm-bindgen", &wasm_bindgen_version()?, &["--version"])?;
+    cargo_tool("wasm-pack", "wasm-pack", WASM_PACK, &["--version"])?;
+    npm_ci("xtask/npm")?;
+    if need == Need::Everything {
+        chromium()?;
+        npm_ci("tests")?;
+    }
+    println!("xtask: tools ready ({:.0} s)", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn wasm_target() -> Result {
+    let installed = sh::output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
+        return Ok(());
+    }
+    let mut c = sh::cmd("rustup");
+    c.args(["target", "add", "wasm32-unknown-unknown"]);
+    sh::run(c)
+}
+
+/// The wasm-bindgen version Cargo.lock pins: the CLI must match it exactly.
+pub fn wasm_bindgen_version() -> Result<String> {
+    let lock = fs::read_to_string(sh::root().join("Cargo.lock")).map_err(|e| format!("reading Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\"" {
+            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
+                return Ok(v.trim_end_matches('"').to_string());
+            }
+        }
+    }
+    Err("Cargo.lock has no wasm-bindgen package".into())
+}
+
+/// `cargo install --locked CRATE --version V` unless `BIN --version` already prints V.
+fn cargo_tool(krate: &str, bin: &str, version: &str, version_args: &[&str]) -> Result {
+    if let Some(out) = sh::output(bin, version_args) {
+        if out.split_whitespace().any(|w| w.trim_start_matches('v') == version) {
+            return Ok(());
+        }
+        println!("xtask: {bin} is `{out}`, want {version}: reinstalling");
+    } else {
+        println!("xtask: {bin} {version} is missing: installing from crates.io (several minutes on 2 cores, once)");
+    }
+    let mut c = sh::cmd("cargo");
+    c.args(["install", "--locked", krate, "--version", version]);
+    sh::run(c)
+}
+
+/// `npm ci` in `dir` when its lockfile changed since the last install.
+fn npm_ci(dir: &str) -> Result {
+    let root = sh::root().join(dir);
+    let lock = root.join("package-lock.json");
+    let stamp = root.join("node_modules/.package-lock.json");
+    let fresh = match (fs::metadata(&lock), fs::metadata(&stamp)) {
+        (Ok(l), Ok(s)) => s.modified().ok() >= l.modified().ok(),
+        _ => false,
+    };
+    if fresh {
+        return Ok(());
+    }
+    if sh::which("npm").is_none() {
+        return Err("npm is not installed: install Node.js (Debian: `apt-get install nodejs npm`)".into());
+    }
+    let mut c = sh::cmd("npm");
+    c.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&root);
+    sh::run(c)
+}
+
+/// Debian's chromium for the browser tests: installed with apt when we are
+/// root, otherwise the exact command is printed.
+fn chromium() -> Result {
+    if std::path::Path::new(CHROMIUM).exists() {
+        return Ok(());
+    }
+    let is_root = sh::output("id", &["-u"]).as_deref() == Some("0");
+    if !is_root {
+        return Err(format!(
+            "the browser tests need Debian's chromium at {CHROMIUM}; run:\n    sudo apt-get update && sudo apt-get install -y chromium"
+        ));
+    }
+    println!("xtask: installing Debian's chromium for the browser tests");
+    let mut update = sh::cmd("apt-get");
+    update.args(["update", "-qq"]);
+    sh::run(update)?;
+    let mut install = sh::cmd("apt-get");
+    install.args(["install", "-y", "-qq", "--no-install-recommends", "chromium"]).env("DEBIAN_FRONTEND", "noninteractive");
+    sh::run(install)
+}
