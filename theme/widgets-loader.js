@@ -6,7 +6,8 @@
   var placeholders = document.querySelectorAll(".tcp-widget[data-widget]");
   if (placeholders.length === 0) return;
   var root = typeof path_to_root === "string" ? path_to_root : "";
-  var base = root + "generated/widgets/";
+  // import() needs an absolute URL: "generated/..." would be read as a package name.
+  var base = new URL(root + "generated/widgets/", document.baseURI).href;
 
   function fail(err) {
     placeholders.forEach(function (el) {

@@ -22,13 +22,23 @@ pub struct Flight {
 pub fn flights(trace: &Trace, side: Side) -> Vec<Flight> {
     let mut out: Vec<Flight> = Vec::new();
     for r in trace.records() {
-        if let TraceEvent::SegmentSent { seg, flight, retransmit: false, .. } = r.event
+        if let TraceEvent::SegmentSent {
+            seg,
+            flight,
+            retransmit: false,
+            ..
+        } = r.event
             && seg.from == side
             && seg.len > 0
         {
             let idx = flight as usize;
             while out.len() < idx {
-                out.push(Flight { index: out.len() as u32 + 1, segments: 0, bytes: 0, start: r.time });
+                out.push(Flight {
+                    index: out.len() as u32 + 1,
+                    segments: 0,
+                    bytes: 0,
+                    start: r.time,
+                });
             }
             let f = &mut out[idx - 1];
             if f.segments == 0 {
@@ -69,12 +79,18 @@ pub fn summarize(run: &RunResult) -> Summary {
     let mut final_cwnd = None;
     for r in run.trace.records() {
         match r.event {
-            TraceEvent::SegmentSent { seg, retransmit, .. } if seg.from == Side::Server && seg.len > 0 => {
+            TraceEvent::SegmentSent {
+                seg, retransmit, ..
+            } if seg.from == Side::Server && seg.len > 0 => {
                 data_segments += 1;
                 retransmissions += retransmit as u64;
             }
             TraceEvent::SegmentDropped { .. } => drops += 1,
-            TraceEvent::CwndChanged { side: Side::Server, new, .. } => final_cwnd = Some(new),
+            TraceEvent::CwndChanged {
+                side: Side::Server,
+                new,
+                ..
+            } => final_cwnd = Some(new),
             _ => {}
         }
     }
@@ -123,7 +139,13 @@ pub fn transits(trace: &Trace) -> Vec<Transit> {
         .records()
         .iter()
         .filter_map(|r| match r.event {
-            TraceEvent::SegmentSent { seg, flight, retransmit, departs, arrives } => Some(Transit {
+            TraceEvent::SegmentSent {
+                seg,
+                flight,
+                retransmit,
+                departs,
+                arrives,
+            } => Some(Transit {
                 from: seg.from,
                 sent: r.time,
                 departs: departs.unwrap_or(r.time),

@@ -89,7 +89,9 @@ impl Default for ReceiverConfig {
             rcvbuf_max: TCP_RMEM_MAX,
             autotune: true,
             wscale: DEFAULT_WSCALE,
-            delayed_ack: DelayedAckConfig { timeout: TCP_DELACK_MIN },
+            delayed_ack: DelayedAckConfig {
+                timeout: TCP_DELACK_MIN,
+            },
         }
     }
 }
@@ -106,7 +108,11 @@ pub struct SenderConfig {
 
 impl Default for SenderConfig {
     fn default() -> Self {
-        SenderConfig { mss: DEFAULT_MSS, initcwnd: TCP_INIT_CWND, congestion_control: Algorithm::default() }
+        SenderConfig {
+            mss: DEFAULT_MSS,
+            initcwnd: TCP_INIT_CWND,
+            congestion_control: Algorithm::default(),
+        }
     }
 }
 
@@ -135,7 +141,10 @@ impl Default for Scenario {
             path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),
             sender: SenderConfig::default(),
             receiver: ReceiverConfig::default(),
-            app: RequestResponse { request_bytes: 147, response_bytes: 512 * 1024 },
+            app: RequestResponse {
+                request_bytes: 147,
+                response_bytes: 512 * 1024,
+            },
             time_limit: SimDuration::from_secs(600),
         }
     }
@@ -156,9 +165,18 @@ impl std::fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-fn check<T: PartialOrd + std::fmt::Display>(key: &'static str, v: T, lo: T, hi: T, unit: &str) -> Result<(), ConfigError> {
+fn check<T: PartialOrd + std::fmt::Display>(
+    key: &'static str,
+    v: T,
+    lo: T,
+    hi: T,
+    unit: &str,
+) -> Result<(), ConfigError> {
     if v < lo || v > hi {
-        return Err(ConfigError { key, message: format!("{v}{unit} is outside the allowed range {lo}{unit} to {hi}{unit}") });
+        return Err(ConfigError {
+            key,
+            message: format!("{v}{unit} is outside the allowed range {lo}{unit} to {hi}{unit}"),
+        });
     }
     Ok(())
 }
@@ -167,13 +185,25 @@ impl Scenario {
     /// Checks every value against the range the model supports.
     pub fn validate(&self) -> Result<(), ConfigError> {
         check("rate", self.path.rate_bps, 1_000, 100_000_000_000, " bit/s")?;
-        check("delay", self.path.delay_forward.0.max(self.path.delay_reverse.0), 0, 10_000_000_000, " ns")?;
+        check(
+            "delay",
+            self.path.delay_forward.0.max(self.path.delay_reverse.0),
+            0,
+            10_000_000_000,
+            " ns",
+        )?;
         check("queue", self.path.queue_bytes, 0, 1 << 32, " B")?;
         check("mss", self.sender.mss, 64, 65_000, " B")?;
         check("initcwnd", self.sender.initcwnd, 1, 1_000, "")?;
         check("syn_window", self.receiver.syn_window, 1, 65_535, " B")?;
         check("rcvbuf", self.receiver.rcvbuf, 2_048, 1 << 31, " B")?;
-        check("rcvbuf_max", self.receiver.rcvbuf_max, self.receiver.rcvbuf, 1 << 31, " B")?;
+        check(
+            "rcvbuf_max",
+            self.receiver.rcvbuf_max,
+            self.receiver.rcvbuf,
+            1 << 31,
+            " B",
+        )?;
         check("wscale", self.receiver.wscale, 0, 14, "")?;
         check("request", self.app.request_bytes, 0, 1 << 30, " B")?;
         check("response", self.app.response_bytes, 1, 1 << 34, " B")?;

@@ -53,7 +53,13 @@ pub struct Link {
 
 impl Link {
     pub fn new(cfg: LinkConfig) -> Self {
-        Link { cfg, busy_until: SimTime::ZERO, waiting: VecDeque::new(), waiting_bytes: 0, stats: LinkStats::default() }
+        Link {
+            cfg,
+            busy_until: SimTime::ZERO,
+            waiting: VecDeque::new(),
+            waiting_bytes: 0,
+            stats: LinkStats::default(),
+        }
     }
 
     pub fn config(&self) -> &LinkConfig {
@@ -104,7 +110,10 @@ impl Link {
         }
         self.stats.packets += 1;
         self.stats.bytes += bytes as u64;
-        Admission::Accepted { departs, arrives: self.busy_until + self.cfg.delay }
+        Admission::Accepted {
+            departs,
+            arrives: self.busy_until + self.cfg.delay,
+        }
     }
 }
 
@@ -113,7 +122,11 @@ mod tests {
     use super::*;
 
     fn link(rate_bps: u64, delay_ms: u64, queue_bytes: u64) -> Link {
-        Link::new(LinkConfig { rate_bps, delay: SimDuration::from_millis(delay_ms), queue_bytes })
+        Link::new(LinkConfig {
+            rate_bps,
+            delay: SimDuration::from_millis(delay_ms),
+            queue_bytes,
+        })
     }
 
     #[test]
@@ -128,7 +141,10 @@ mod tests {
         let t0 = SimTime(1_000);
         assert_eq!(
             l.offer(t0, 1500),
-            Admission::Accepted { departs: t0, arrives: t0 + SimDuration::from_micros(12) + SimDuration::from_millis(3) }
+            Admission::Accepted {
+                departs: t0,
+                arrives: t0 + SimDuration::from_micros(12) + SimDuration::from_millis(3)
+            }
         );
     }
 
@@ -151,9 +167,18 @@ mod tests {
     fn a_full_queue_drops_at_the_tail() {
         // Queue holds two 1500-byte packets; the first goes straight to the serialiser.
         let mut l = link(1_000_000, 0, 3000);
-        assert!(matches!(l.offer(SimTime::ZERO, 1500), Admission::Accepted { .. }));
-        assert!(matches!(l.offer(SimTime::ZERO, 1500), Admission::Accepted { .. }));
-        assert!(matches!(l.offer(SimTime::ZERO, 1500), Admission::Accepted { .. }));
+        assert!(matches!(
+            l.offer(SimTime::ZERO, 1500),
+            Admission::Accepted { .. }
+        ));
+        assert!(matches!(
+            l.offer(SimTime::ZERO, 1500),
+            Admission::Accepted { .. }
+        ));
+        assert!(matches!(
+            l.offer(SimTime::ZERO, 1500),
+            Admission::Accepted { .. }
+        ));
         assert_eq!(l.offer(SimTime::ZERO, 1500), Admission::Dropped);
         assert_eq!(l.stats().dropped, 1);
         assert_eq!(l.stats().max_queue_bytes, 3000);

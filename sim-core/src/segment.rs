@@ -70,7 +70,11 @@ impl Segment {
 
     /// Bytes on the wire (IP packet size), which is what a link serialises and queues.
     pub fn wire_bytes(&self) -> u32 {
-        let header = if self.flags.syn { SYN_HEADER_BYTES } else { HEADER_BYTES };
+        let header = if self.flags.syn {
+            SYN_HEADER_BYTES
+        } else {
+            HEADER_BYTES
+        };
         header + self.len
     }
 

@@ -99,12 +99,33 @@ impl World {
                 Admission::Accepted { departs, arrives } => {
                     self.trace.push(
                         now,
-                        TraceEvent::SegmentSent { seg, flight, retransmit, departs: Some(departs), arrives: Some(arrives) },
+                        TraceEvent::SegmentSent {
+                            seg,
+                            flight,
+                            retransmit,
+                            departs: Some(departs),
+                            arrives: Some(arrives),
+                        },
                     );
-                    self.queue.push(arrives, Event::Arrive { to: side.peer(), seg });
+                    self.queue.push(
+                        arrives,
+                        Event::Arrive {
+                            to: side.peer(),
+                            seg,
+                        },
+                    );
                 }
                 Admission::Dropped => {
-                    self.trace.push(now, TraceEvent::SegmentSent { seg, flight, retransmit, departs: None, arrives: None });
+                    self.trace.push(
+                        now,
+                        TraceEvent::SegmentSent {
+                            seg,
+                            flight,
+                            retransmit,
+                            departs: None,
+                            arrives: None,
+                        },
+                    );
                     self.trace.push(now, TraceEvent::SegmentDropped { seg });
                 }
             }
@@ -138,14 +159,25 @@ impl World {
 /// Runs a scenario to completion (or to its time limit).
 pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
     scenario.validate()?;
-    let sock_cfg = SocketConfig { sender: scenario.sender.clone(), receiver: scenario.receiver.clone() };
+    let sock_cfg = SocketConfig {
+        sender: scenario.sender.clone(),
+        receiver: scenario.receiver.clone(),
+    };
     let p = &scenario.path;
     let mut w = World {
         queue: EventQueue::new(),
         client: Socket::connect(&sock_cfg),
         server: Socket::listen(&sock_cfg),
-        uplink: Link::new(LinkConfig { rate_bps: p.rate_bps, delay: p.delay_forward, queue_bytes: p.queue_bytes }),
-        downlink: Link::new(LinkConfig { rate_bps: p.rate_bps, delay: p.delay_reverse, queue_bytes: p.queue_bytes }),
+        uplink: Link::new(LinkConfig {
+            rate_bps: p.rate_bps,
+            delay: p.delay_forward,
+            queue_bytes: p.queue_bytes,
+        }),
+        downlink: Link::new(LinkConfig {
+            rate_bps: p.rate_bps,
+            delay: p.delay_reverse,
+            queue_bytes: p.queue_bytes,
+        }),
         timer_at: [None, None],
         trace: Trace::default(),
         next_id: 0,
@@ -192,7 +224,12 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         };
         w.run_apps();
         if w.client.app_received() >= scenario.app.response_bytes {
-            w.trace.push(now, TraceEvent::TransferComplete { bytes: scenario.app.response_bytes });
+            w.trace.push(
+                now,
+                TraceEvent::TransferComplete {
+                    bytes: scenario.app.response_bytes,
+                },
+            );
             break Outcome::Completed { at: now };
         }
         w.pump(now, side);

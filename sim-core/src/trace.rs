@@ -29,7 +29,12 @@ pub enum TraceEvent {
     /// A segment reached its destination host.
     SegmentReceived { to: Side, seg: Segment },
     /// The data sender's congestion window changed (segments, as `ss -i` prints it).
-    CwndChanged { side: Side, old: u32, new: u32, ssthresh: u32 },
+    CwndChanged {
+        side: Side,
+        old: u32,
+        new: u32,
+        ssthresh: u32,
+    },
     /// The retransmission timer fired; `rto_ns` is the timeout that expired.
     RtoFired { side: Side, rto_ns: u64 },
     /// The delayed-ACK timer was armed to fire at `deadline`.
@@ -48,7 +53,10 @@ pub struct Trace {
 
 impl Trace {
     pub fn push(&mut self, time: SimTime, event: TraceEvent) {
-        debug_assert!(self.records.last().is_none_or(|r| r.time <= time), "trace must stay in time order");
+        debug_assert!(
+            self.records.last().is_none_or(|r| r.time <= time),
+            "trace must stay in time order"
+        );
         self.records.push(TraceRecord { time, event });
     }
 
@@ -71,7 +79,13 @@ impl Trace {
         for r in &self.records {
             h.write(r.time.0);
             match r.event {
-                TraceEvent::SegmentSent { seg, flight, retransmit, departs, arrives } => {
+                TraceEvent::SegmentSent {
+                    seg,
+                    flight,
+                    retransmit,
+                    departs,
+                    arrives,
+                } => {
                     h.write(1);
                     hash_segment(&mut h, &seg);
                     h.write(flight as u64);
@@ -88,7 +102,12 @@ impl Trace {
                     h.write(to as u64);
                     hash_segment(&mut h, &seg);
                 }
-                TraceEvent::CwndChanged { side, old, new, ssthresh } => {
+                TraceEvent::CwndChanged {
+                    side,
+                    old,
+                    new,
+                    ssthresh,
+                } => {
                     h.write(4);
                     h.write(side as u64);
                     h.write(old as u64);

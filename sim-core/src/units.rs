@@ -152,7 +152,11 @@ fn trim_float(value: f64, unit: &str) -> String {
         2
     };
     let s = format!("{value:.digits$}");
-    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &s
+    };
     format!("{s} {unit}")
 }
 
@@ -163,9 +167,18 @@ mod tests {
     #[test]
     fn durations_read_with_their_units() {
         assert_eq!(parse_duration("7ms").unwrap(), SimDuration::from_millis(7));
-        assert_eq!(parse_duration("0.3ms").unwrap(), SimDuration::from_micros(300));
-        assert_eq!(parse_duration("200us").unwrap(), SimDuration::from_micros(200));
-        assert_eq!(parse_duration("1.5s").unwrap(), SimDuration::from_millis(1500));
+        assert_eq!(
+            parse_duration("0.3ms").unwrap(),
+            SimDuration::from_micros(300)
+        );
+        assert_eq!(
+            parse_duration("200us").unwrap(),
+            SimDuration::from_micros(200)
+        );
+        assert_eq!(
+            parse_duration("1.5s").unwrap(),
+            SimDuration::from_millis(1500)
+        );
         assert_eq!(parse_duration("40").unwrap(), SimDuration::from_millis(40));
     }
 
@@ -188,11 +201,26 @@ mod tests {
     #[test]
     fn bad_quantities_name_the_problem() {
         assert!(parse_duration("fast").unwrap_err().0.contains("number"));
-        assert!(parse_duration("7 parsecs").unwrap_err().0.contains("unknown time unit"));
-        assert!(parse_rate("1Tbit").unwrap_err().0.contains("unknown rate unit"));
+        assert!(
+            parse_duration("7 parsecs")
+                .unwrap_err()
+                .0
+                .contains("unknown time unit")
+        );
+        assert!(
+            parse_rate("1Tbit")
+                .unwrap_err()
+                .0
+                .contains("unknown rate unit")
+        );
         assert!(parse_bytes("1e999").is_err());
         assert!(parse_bytes("-5").is_err());
-        assert!(parse_bytes("99999999999999999999999999GiB").unwrap_err().0.contains("too large"));
+        assert!(
+            parse_bytes("99999999999999999999999999GiB")
+                .unwrap_err()
+                .0
+                .contains("too large")
+        );
     }
 
     #[test]

@@ -13,11 +13,17 @@ fn a_lone_segment_is_acknowledged_after_40_ms() {
     s.app.response_bytes = 1000;
     s.time_limit = SimDuration::from_secs(1);
     let run = run(&s);
-    let arrival = received_by(&run, Side::Client).into_iter().find(|(_, seg)| seg.len > 0).unwrap();
+    let arrival = received_by(&run, Side::Client)
+        .into_iter()
+        .find(|(_, seg)| seg.len > 0)
+        .unwrap();
     let data_end = arrival.1.seq + arrival.1.len as u64;
     // The run stops once the client has read the data, so check the timer was armed instead.
     let armed = run.trace.records().iter().find_map(|r| match r.event {
-        sim_core::trace::TraceEvent::DelayedAckArmed { side: Side::Client, deadline } => Some((r.time, deadline)),
+        sim_core::trace::TraceEvent::DelayedAckArmed {
+            side: Side::Client,
+            deadline,
+        } => Some((r.time, deadline)),
         _ => None,
     });
     let (at, deadline) = armed.expect("delayed ACK armed for a lone segment");
@@ -29,8 +35,14 @@ fn a_lone_segment_is_acknowledged_after_40_ms() {
 #[test]
 fn every_second_full_segment_is_acknowledged_at_once() {
     let run = run(&large_window(seed_004()));
-    let data: Vec<_> = received_by(&run, Side::Client).into_iter().filter(|(_, s)| s.len > 0).collect();
-    let acks: Vec<_> = sent_by(&run, Side::Client).into_iter().filter(|(_, s, _)| s.len == 0 && s.ack > 1).collect();
+    let data: Vec<_> = received_by(&run, Side::Client)
+        .into_iter()
+        .filter(|(_, s)| s.len > 0)
+        .collect();
+    let acks: Vec<_> = sent_by(&run, Side::Client)
+        .into_iter()
+        .filter(|(_, s, _)| s.len == 0 && s.ack > 1)
+        .collect();
     // The first ten data segments produce five ACKs, each sent the moment the
     // second segment of a pair arrives, acknowledging both.
     for i in 0..5 {
@@ -52,7 +64,10 @@ fn an_odd_final_segment_waits_for_the_timer_before_its_ack() {
         .records()
         .iter()
         .filter_map(|r| match r.event {
-            sim_core::trace::TraceEvent::DelayedAckArmed { side: Side::Client, deadline } => Some(deadline.since(r.time)),
+            sim_core::trace::TraceEvent::DelayedAckArmed {
+                side: Side::Client,
+                deadline,
+            } => Some(deadline.since(r.time)),
             _ => None,
         })
         .collect();

@@ -12,25 +12,30 @@ use sim_core::trace::TraceEvent;
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        1_000_000u64..2_000_000_000,   // rate
-        100u64..100_000,               // rtt in us
-        3_000u64..400_000,             // queue bytes
-        536u32..9000,                  // mss
-        1u32..100,                     // initcwnd
-        1u64..400_000,                 // response bytes
-        1_024u32..65_535,              // syn window
-        4_096u64..4_000_000,           // rcvbuf
+        1_000_000u64..2_000_000_000, // rate
+        100u64..100_000,             // rtt in us
+        3_000u64..400_000,           // queue bytes
+        536u32..9000,                // mss
+        1u32..100,                   // initcwnd
+        1u64..400_000,               // response bytes
+        1_024u32..65_535,            // syn window
+        4_096u64..4_000_000,         // rcvbuf
     )
         .prop_map(|(rate, rtt_us, queue, mss, initcwnd, size, synw, rcvbuf)| {
-            let mut s = Scenario::default();
-            s.path = PathConfig { queue_bytes: queue, ..PathConfig::symmetric(rate, SimDuration::from_micros(rtt_us)) };
+            let mut s = Scenario {
+                path: PathConfig {
+                    queue_bytes: queue,
+                    ..PathConfig::symmetric(rate, SimDuration::from_micros(rtt_us))
+                },
+                time_limit: SimDuration::from_secs(120),
+                ..Scenario::default()
+            };
             s.sender.mss = mss;
             s.sender.initcwnd = initcwnd;
             s.app.response_bytes = size;
             s.receiver.syn_window = synw;
             s.receiver.rcvbuf = rcvbuf;
             s.receiver.rcvbuf_max = rcvbuf.max(6 << 20);
-            s.time_limit = SimDuration::from_secs(120);
             s
         })
 }

@@ -11,7 +11,10 @@ use sim_core::trace::TraceEvent;
 
 fn shallow_queue() -> sim_core::config::Scenario {
     let mut s = seed_004();
-    s.path = PathConfig { queue_bytes: 15_000, ..PathConfig::symmetric(10_000_000, SimDuration::from_millis(20)) };
+    s.path = PathConfig {
+        queue_bytes: 15_000,
+        ..PathConfig::symmetric(10_000_000, SimDuration::from_millis(20))
+    };
     s.sender.initcwnd = 40;
     s.receiver.rcvbuf = 4 << 20;
     s
@@ -34,11 +37,21 @@ fn after_a_timeout_cwnd_is_one_and_ssthresh_half_the_old_cwnd() {
         .records()
         .iter()
         .enumerate()
-        .find(|(_, r)| matches!(r.event, TraceEvent::RtoFired { side: Side::Server, .. }))
+        .find(|(_, r)| {
+            matches!(
+                r.event,
+                TraceEvent::RtoFired {
+                    side: Side::Server,
+                    ..
+                }
+            )
+        })
         .expect("an RTO fires");
     let after = run.trace.records()[i + 1];
     match after.event {
-        TraceEvent::CwndChanged { old, new, ssthresh, .. } => {
+        TraceEvent::CwndChanged {
+            old, new, ssthresh, ..
+        } => {
             assert_eq!(new, 1);
             assert_eq!(ssthresh, (old / 2).max(2));
         }
@@ -50,7 +63,10 @@ fn after_a_timeout_cwnd_is_one_and_ssthresh_half_the_old_cwnd() {
 fn the_first_timeout_waits_at_least_linuxs_200ms_floor() {
     let run = run(&shallow_queue());
     let rto = run.trace.records().iter().find_map(|r| match r.event {
-        TraceEvent::RtoFired { side: Side::Server, rto_ns } => Some(rto_ns),
+        TraceEvent::RtoFired {
+            side: Side::Server,
+            rto_ns,
+        } => Some(rto_ns),
         _ => None,
     });
     assert!(rto.unwrap() >= 200_000_000);

@@ -19,9 +19,15 @@ use sim_core::time::SimDuration;
 #[test]
 fn flights_double_exactly_when_the_window_is_large() {
     let run = run(&large_window(seed_004()));
-    let bytes: Vec<u64> = flights(&run.trace, Side::Server).iter().map(|f| f.bytes).collect();
+    let bytes: Vec<u64> = flights(&run.trace, Side::Server)
+        .iter()
+        .map(|f| f.bytes)
+        .collect();
     // 10, 20, 40, 80, 160 segments of 1448 bytes, then the remaining 75408 bytes.
-    assert_eq!(bytes, vec![14_480, 28_960, 57_920, 115_840, 231_680, 75_408]);
+    assert_eq!(
+        bytes,
+        vec![14_480, 28_960, 57_920, 115_840, 231_680, 75_408]
+    );
     assert_eq!(bytes.iter().sum::<u64>(), 524_288);
 }
 
@@ -32,18 +38,27 @@ fn each_ack_for_two_segments_adds_two_to_cwnd() {
     // Flight 1's five ACKs take cwnd from 10 to 20, flight 2's ten ACKs to 40.
     assert_eq!(&steps[..5], &[12, 14, 16, 18, 20]);
     assert_eq!(steps[14], 40);
-    assert!(steps.windows(2).take(150).all(|w| w[1] == w[0] + 2), "{steps:?}");
+    assert!(
+        steps.windows(2).take(150).all(|w| w[1] == w[0] + 2),
+        "{steps:?}"
+    );
 }
 
 #[test]
 fn each_ack_releases_four_segments_in_slow_start() {
     let run = run(&large_window(seed_004()));
     // The second flight goes out in bursts of four, one burst per ACK.
-    let data: Vec<_> = sent_by(&run, Side::Server).into_iter().filter(|(_, s, _)| s.len > 0).collect();
+    let data: Vec<_> = sent_by(&run, Side::Server)
+        .into_iter()
+        .filter(|(_, s, _)| s.len > 0)
+        .collect();
     let flight2: Vec<_> = data.iter().filter(|(_, _, f)| *f == 2).collect();
     assert_eq!(flight2.len(), 20);
     for burst in flight2.chunks(4) {
-        assert!(burst.iter().all(|(t, _, _)| *t == burst[0].0), "a burst shares one ACK's arrival time");
+        assert!(
+            burst.iter().all(|(t, _, _)| *t == burst[0].0),
+            "a burst shares one ACK's arrival time"
+        );
     }
     assert_ne!(flight2[0].0, flight2[4].0);
 }
@@ -52,11 +67,17 @@ fn each_ack_releases_four_segments_in_slow_start() {
 fn the_first_flight_leaves_one_and_a_half_rtts_after_the_syn() {
     // SYN at 0, SYN-ACK back at 1 RTT, request reaches the server at 1.5 RTT.
     let run = run(&seed_004());
-    let first_data = sent_by(&run, Side::Server).into_iter().find(|(_, s, _)| s.len > 0).unwrap();
+    let first_data = sent_by(&run, Side::Server)
+        .into_iter()
+        .find(|(_, s, _)| s.len > 0)
+        .unwrap();
     let rtt = SimDuration::from_millis(7).0;
     let t = first_data.0.as_nanos();
     // plus serialisation of the SYN, SYN-ACK and request (a few microseconds at 1 Gbit/s)
-    assert!(t >= rtt * 3 / 2 && t < rtt * 3 / 2 + 5_000, "first data at {t} ns");
+    assert!(
+        t >= rtt * 3 / 2 && t < rtt * 3 / 2 + 5_000,
+        "first data at {t} ns"
+    );
 }
 
 #[test]
@@ -106,5 +127,8 @@ fn a_near_zero_rtt_makes_the_link_rate_the_limit() {
     let done = summarize(&run).completion.unwrap().as_millis_f64();
     // 524288 bytes in 1500-byte packets at 1 Gbit/s take 4.35 ms on the wire alone.
     let wire_ms = (524_288f64 / 1448.0).ceil() * 1500.0 * 8.0 / 1e6;
-    assert!(done > wire_ms && done < wire_ms + 3.0, "{done} ms vs {wire_ms} ms on the wire");
+    assert!(
+        done > wire_ms && done < wire_ms + 3.0,
+        "{done} ms vs {wire_ms} ms on the wire"
+    );
 }

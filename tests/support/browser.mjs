@@ -43,7 +43,12 @@ export async function openPage(env, path, options = {}) {
   const page = await context.newPage();
   const problems = { console: [], external: [], failed: [] };
   page.on("console", (m) => {
-    if (m.type() === "error") problems.console.push(m.text());
+    if (m.type() !== "error") return;
+    const where = m.location().url || "";
+    // Chromium probes /favicon.ico by itself on pages without an icon link
+    // (only mdBook's toc.html, the sidebar's no-JavaScript iframe). Not a page error.
+    if (where.endsWith("/favicon.ico")) return;
+    problems.console.push(`${m.text()} [${where}]`);
   });
   page.on("pageerror", (e) => problems.console.push(String(e)));
   page.on("request", (r) => {

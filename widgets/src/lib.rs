@@ -21,16 +21,29 @@ use wasm_bindgen::prelude::*;
 /// box instead of a blank space.
 #[wasm_bindgen]
 pub fn mount_all() -> u32 {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return 0 };
-    let Ok(nodes) = doc.query_selector_all(".tcp-widget[data-widget]:not([data-mounted])") else { return 0 };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return 0;
+    };
+    let Ok(nodes) = doc.query_selector_all(".tcp-widget[data-widget]:not([data-mounted])") else {
+        return 0;
+    };
     let mut mounted = 0;
     for i in 0..nodes.length() {
-        let Some(el) = nodes.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+        let Some(el) = nodes
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
         let _ = el.set_attribute("data-mounted", "1");
         let name = el.get_attribute("data-widget").unwrap_or_default();
         let Some(spec) = widget_spec::widget(&name) else {
             // Text, never HTML: the name came from the page.
-            el.set_text_content(Some(&format!("Unknown widget “{}”. Known widgets: {}.", name.chars().take(40).collect::<String>(), widget_spec::widget_names().join(", "))));
+            el.set_text_content(Some(&format!(
+                "Unknown widget “{}”. Known widgets: {}.",
+                name.chars().take(40).collect::<String>(),
+                widget_spec::widget_names().join(", ")
+            )));
             let _ = el.set_attribute("class", "tcp-widget tw-error");
             continue;
         };
@@ -42,9 +55,17 @@ pub fn mount_all() -> u32 {
         }
         let initial = params::initial(spec, &pairs);
         let id = el.id();
-        let id = if id.is_empty() { format!("{name}-{i}") } else { id };
+        let id = if id.is_empty() {
+            format!("{name}-{i}")
+        } else {
+            id
+        };
         el.set_inner_html("");
-        let props = slow_start::Props { id: id.into(), spec, initial };
+        let props = slow_start::Props {
+            id: id.into(),
+            spec,
+            initial,
+        };
         yew::Renderer::<slow_start::SlowStart>::with_root_and_props(el, props).render();
         mounted += 1;
     }

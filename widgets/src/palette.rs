@@ -52,32 +52,83 @@ fn mix(a: RGBColor, b: RGBColor, t: f64) -> RGBColor {
 impl Palette {
     /// Builds a palette from the theme's foreground, background and link colours.
     pub fn from_theme(fg: RGBColor, bg: RGBColor, accent: RGBColor) -> Self {
-        Palette { bg, fg, muted: mix(fg, bg, 0.45), grid: mix(fg, bg, 0.85), accent }
+        Palette {
+            bg,
+            fg,
+            muted: mix(fg, bg, 0.45),
+            grid: mix(fg, bg, 0.85),
+            accent,
+        }
     }
 }
 
-/// Parses `#rgb`, `#rrggbb` or `rgb(r, g, b)` / `rgba(...)` as computed styles give them.
+/// Parses `#rgb`, `#rrggbb`, `rgb(r, g, b)` / `rgba(...)` and `hsl(h, s%, l%)`:
+/// the forms mdBook's theme variables and computed styles use.
 pub fn parse_css_color(text: &str) -> Option<RGBColor> {
     let t = text.trim();
+    if let Some(inner) = t
+        .strip_prefix("hsla(")
+        .or_else(|| t.strip_prefix("hsl("))
+        .and_then(|s| s.strip_suffix(')'))
+    {
+        let parts: Vec<f64> = inner
+            .split([',', ' ', '/'])
+            .filter(|s| !s.is_empty())
+            .take(3)
+            .map(|s| {
+                s.trim()
+                    .trim_end_matches("deg")
+                    .trim_end_matches('%')
+                    .parse::<f64>()
+                    .ok()
+            })
+            .collect::<Option<_>>()?;
+        return (parts.len() == 3)
+            .then(|| hsl_to_rgb(parts[0], parts[1] / 100.0, parts[2] / 100.0));
+    }
     if let Some(hex) = t.strip_prefix('#') {
         let v = |s: &str| u8::from_str_radix(s, 16).ok();
         return match hex.len() {
             3 => {
-                let d: Vec<u8> = hex.chars().map(|c| c.to_digit(16).map(|d| d as u8 * 17)).collect::<Option<_>>()?;
+                let d: Vec<u8> = hex
+                    .chars()
+                    .map(|c| c.to_digit(16).map(|d| d as u8 * 17))
+                    .collect::<Option<_>>()?;
                 Some(RGBColor(d[0], d[1], d[2]))
             }
             6 | 8 => Some(RGBColor(v(&hex[0..2])?, v(&hex[2..4])?, v(&hex[4..6])?)),
             _ => None,
         };
     }
-    let inner = t.strip_prefix("rgba(").or_else(|| t.strip_prefix("rgb("))?.strip_suffix(')')?;
+    let inner = t
+        .strip_prefix("rgba(")
+        .or_else(|| t.strip_prefix("rgb("))?
+        .strip_suffix(')')?;
     let parts: Vec<u8> = inner
         .split([',', ' ', '/'])
         .filter(|s| !s.is_empty())
         .take(3)
-        .map(|s| s.trim().parse::<f64>().ok().map(|f| f.clamp(0.0, 255.0) as u8))
+        .map(|s| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .map(|f| f.clamp(0.0, 255.0) as u8)
+        })
         .collect::<Option<_>>()?;
     (parts.len() == 3).then(|| RGBColor(parts[0], parts[1], parts[2]))
+}
+
+/// CSS Color 4's HSL → sRGB conversion.
+fn hsl_to_rgb(h: f64, s: f64, l: f64) -> RGBColor {
+    let (s, l) = (s.clamp(0.0, 1.0), l.clamp(0.0, 1.0));
+    let h = h.rem_euclid(360.0);
+    let f = |n: f64| {
+        let k = (n + h / 30.0) % 12.0;
+        let a = s * l.min(1.0 - l);
+        let v = l - a * (k - 3.0).min(9.0 - k).clamp(-1.0, 1.0);
+        (v * 255.0).round() as u8
+    };
+    RGBColor(f(0.0), f(8.0), f(4.0))
 }
 
 #[cfg(test)]
@@ -89,7 +140,23 @@ mod tests {
         assert_eq!(parse_css_color("#fff"), Some(RGBColor(255, 255, 255)));
         assert_eq!(parse_css_color(" #1f1f1f "), Some(RGBColor(31, 31, 31)));
         assert_eq!(parse_css_color("rgb(1, 2, 3)"), Some(RGBColor(1, 2, 3)));
-        assert_eq!(parse_css_color("rgba(10 20 30 / 0.5)"), Some(RGBColor(10, 20, 30)));
-        assert_eq!(parse_css_color("hsl(0, 0%, 0%)"), None);
+        assert_eq!(
+            parse_css_color("rgba(10 20 30 / 0.5)"),
+            Some(RGBColor(10, 20, 30))
+        );
+        assert_eq!(
+            parse_css_color("hsl(0, 0%, 100%)"),
+            Some(RGBColor(255, 255, 255))
+        );
+        assert_eq!(
+            parse_css_color("hsl(0, 100%, 50%)"),
+            Some(RGBColor(255, 0, 0))
+        );
+        // mdBook's navy background: hsl(226, 23%, 11%) ≈ rgb(22, 25, 35)
+        assert_eq!(
+            parse_css_color("hsl(226, 23%, 11%)"),
+            Some(RGBColor(22, 25, 35))
+        );
+        assert_eq!(parse_css_color("color(display-p3 1 0 0)"), None);
     }
 }

@@ -36,19 +36,32 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
                 preset = Some(p.name);
                 values = preset_values(spec, p.name).unwrap_or(values);
             }
-            None => notes.push(format!("Ignored preset “{}”: no such preset.", shorten(name))),
+            None => notes.push(format!(
+                "Ignored preset “{}”: no such preset.",
+                shorten(name)
+            )),
         }
     }
     for (k, v) in pairs.iter().filter(|(k, _)| k != "preset") {
         match spec.params.iter().position(|p| p.name == k) {
             Some(i) => match spec.params[i].parse(v) {
                 Ok(x) => values[i] = x,
-                Err(e) => notes.push(format!("Ignored {}=“{}”: {}; using {}.", k, shorten(v), e.message, spec.params[i].format(values[i]))),
+                Err(e) => notes.push(format!(
+                    "Ignored {}=“{}”: {}; using {}.",
+                    k,
+                    shorten(v),
+                    e.message,
+                    spec.params[i].format(values[i])
+                )),
             },
             None => notes.push(format!("Ignored unknown parameter “{}”.", shorten(k))),
         }
     }
-    Initial { values, preset, notes }
+    Initial {
+        values,
+        preset,
+        notes,
+    }
 }
 
 /// Keeps hostile or accidental long values from flooding the note.
@@ -69,12 +82,17 @@ mod tests {
     }
 
     fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-        p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        p.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn explicit_values_override_the_preset() {
-        let init = initial(spec(), &pairs(&[("size", "4MiB"), ("preset", "initcwnd-100")]));
+        let init = initial(
+            spec(),
+            &pairs(&[("size", "4MiB"), ("preset", "initcwnd-100")]),
+        );
         let i = |n: &str| spec().params.iter().position(|p| p.name == n).unwrap();
         assert_eq!(init.values[i("initcwnd")], 100.0);
         assert_eq!(init.values[i("size")], 4.0 * 1024.0 * 1024.0);
@@ -84,8 +102,18 @@ mod tests {
 
     #[test]
     fn hostile_values_are_ignored_with_a_note_and_defaults_kept() {
-        let init = initial(spec(), &pairs(&[("rtt", "<script>alert(1)</script>"), ("initcwnd", "1e9"), ("x", "y")]));
-        assert_eq!(init.values, spec().params.iter().map(|p| p.default).collect::<Vec<_>>());
+        let init = initial(
+            spec(),
+            &pairs(&[
+                ("rtt", "<script>alert(1)</script>"),
+                ("initcwnd", "1e9"),
+                ("x", "y"),
+            ]),
+        );
+        assert_eq!(
+            init.values,
+            spec().params.iter().map(|p| p.default).collect::<Vec<_>>()
+        );
         assert_eq!(init.notes.len(), 3);
         assert!(init.notes[0].starts_with("Ignored rtt="));
     }

@@ -22,8 +22,10 @@ pub struct SlowStartParams {
 
 impl SlowStartParams {
     pub fn scenario(&self) -> Scenario {
-        let mut s = Scenario::default();
-        s.path = PathConfig::symmetric(self.bandwidth_bps as u64, SimDuration(self.rtt_ns as u64));
+        let mut s = Scenario {
+            path: PathConfig::symmetric(self.bandwidth_bps as u64, SimDuration(self.rtt_ns as u64)),
+            ..Scenario::default()
+        };
         s.sender.mss = self.mss as u32;
         s.sender.initcwnd = self.initcwnd as u32;
         s.app.response_bytes = self.size as u64;
@@ -41,6 +43,8 @@ pub struct RunView {
     pub summary: Summary,
     /// Simulated time the animation runs to (ns).
     pub end_ns: f64,
+    /// Bottleneck rate, bit/s: how long a packet occupies the wire.
+    pub rate_bps: f64,
     pub error: Option<String>,
 }
 
@@ -51,7 +55,9 @@ impl RunView {
             Ok(run) => {
                 let summary = analysis::summarize(&run);
                 let end = match run.outcome {
-                    Outcome::Completed { at } | Outcome::TimeLimit { at } | Outcome::EventLimit { at } => at,
+                    Outcome::Completed { at }
+                    | Outcome::TimeLimit { at }
+                    | Outcome::EventLimit { at } => at,
                 };
                 RunView {
                     transits: analysis::transits(&run.trace),
@@ -61,6 +67,7 @@ impl RunView {
                         .collect(),
                     summary,
                     end_ns: end.0 as f64,
+                    rate_bps: scenario.path.rate_bps as f64,
                     error: None,
                 }
             }
@@ -77,6 +84,7 @@ impl RunView {
                     timed_out: true,
                 },
                 end_ns: 0.0,
+                rate_bps: p.bandwidth_bps,
                 error: Some(e.to_string()),
             },
         }
@@ -90,7 +98,11 @@ impl RunView {
 
     /// Flights whose first segment has been sent by `t_ns`.
     pub fn flights_by(&self, t_ns: f64) -> Vec<&Flight> {
-        self.summary.flights.iter().filter(|f| f.start.0 as f64 <= t_ns).collect()
+        self.summary
+            .flights
+            .iter()
+            .filter(|f| f.start.0 as f64 <= t_ns)
+            .collect()
     }
 }
 
@@ -99,14 +111,25 @@ mod tests {
     use super::*;
 
     fn seed() -> SlowStartParams {
-        SlowStartParams { rtt_ns: 7e6, bandwidth_bps: 1e9, mss: 1448.0, initcwnd: 10.0, size: 524_288.0, rwnd: 64_240.0, rcvbuf: 16.0 * 1024.0 * 1024.0 }
+        SlowStartParams {
+            rtt_ns: 7e6,
+            bandwidth_bps: 1e9,
+            mss: 1448.0,
+            initcwnd: 10.0,
+            size: 524_288.0,
+            rwnd: 64_240.0,
+            rcvbuf: 16.0 * 1024.0 * 1024.0,
+        }
     }
 
     #[test]
     fn the_view_holds_the_same_flights_as_the_simulator() {
         let v = RunView::simulate(&seed());
         let bytes: Vec<u64> = v.summary.flights.iter().map(|f| f.bytes).collect();
-        assert_eq!(bytes, vec![14_480, 28_960, 57_920, 115_840, 231_680, 75_408]);
+        assert_eq!(
+            bytes,
+            vec![14_480, 28_960, 57_920, 115_840, 231_680, 75_408]
+        );
         assert!(v.error.is_none());
     }
 
@@ -114,6 +137,6 @@ mod tests {
     fn cwnd_at_reads_the_step_in_effect() {
         let v = RunView::simulate(&seed());
         assert_eq!(v.cwnd_at(0.0), 10);
-        assert_eq!(v.cwnd_at(v.end_ns), *v.cwnd.iter().map(|(_, c)| c).last().unwrap());
+        assert_eq!(v.cwnd_at(v.end_ns), v.cwnd.last().unwrap().1);
     }
 }

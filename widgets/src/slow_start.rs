@@ -18,8 +18,15 @@ use widget_spec::WidgetSpec;
 use yew::prelude::*;
 
 /// Playback speeds: simulated seconds per wall-clock second.
-const SPEEDS: &[(f64, &str)] =
-    &[(1.0, "real time"), (0.5, "1/2"), (0.2, "1/5"), (0.1, "1/10"), (0.05, "1/20"), (0.02, "1/50"), (0.01, "1/100")];
+const SPEEDS: &[(f64, &str)] = &[
+    (1.0, "real time"),
+    (0.5, "1/2"),
+    (0.2, "1/5"),
+    (0.1, "1/10"),
+    (0.05, "1/20"),
+    (0.02, "1/50"),
+    (0.01, "1/100"),
+];
 
 /// Slowest speed that still plays the whole run within this much wall time.
 const TARGET_PLAY_NS: f64 = 12e9;
@@ -60,7 +67,12 @@ pub struct SlowStart {
 
 impl SlowStart {
     fn params(&self, spec: &WidgetSpec) -> SlowStartParams {
-        let v = |name: &str| spec.params.iter().position(|p| p.name == name).map_or(0.0, |i| self.values[i]);
+        let v = |name: &str| {
+            spec.params
+                .iter()
+                .position(|p| p.name == name)
+                .map_or(0.0, |i| self.values[i])
+        };
         SlowStartParams {
             rtt_ns: v("rtt"),
             bandwidth_bps: v("bandwidth"),
@@ -85,21 +97,42 @@ impl SlowStart {
 
     fn schedule_frame(&mut self, ctx: &Context<Self>) {
         let link = ctx.link().clone();
-        self.frame = Some(request_animation_frame(move |ts| link.send_message(Msg::Frame(ts))));
+        self.frame = Some(request_animation_frame(move |ts| {
+            link.send_message(Msg::Frame(ts))
+        }));
     }
 
     fn draw(&self) {
-        let palette = theme::palette();
+        let Some(canvas) = self.chart_canvas.cast::<web_sys::Element>() else {
+            return;
+        };
+        let Ok(Some(widget)) = canvas.closest(".tcp-widget") else {
+            return;
+        };
+        let palette = theme::palette(&widget);
         let ratio = theme::device_pixel_ratio();
         if let Some(canvas) = self.path_canvas.cast::<HtmlCanvasElement>()
             && let Some(backend) = sized_backend(&canvas, ratio)
         {
-            let _ = path_view::draw(&backend.into_drawing_area(), &self.run, self.t_ns, self.max_transit, &palette, ratio);
+            let _ = path_view::draw(
+                &backend.into_drawing_area(),
+                &self.run,
+                self.t_ns,
+                self.max_transit,
+                &palette,
+                ratio,
+            );
         }
         if let Some(canvas) = self.chart_canvas.cast::<HtmlCanvasElement>()
             && let Some(backend) = sized_backend(&canvas, ratio)
         {
-            let _ = cwnd_chart::draw(&backend.into_drawing_area(), &self.run, self.t_ns, &palette, ratio);
+            let _ = cwnd_chart::draw(
+                &backend.into_drawing_area(),
+                &self.run,
+                self.t_ns,
+                &palette,
+                ratio,
+            );
         }
     }
 }
@@ -107,7 +140,12 @@ impl SlowStart {
 /// The slowest listed speed that still plays the whole run within
 /// `TARGET_PLAY_NS` of wall time (real time if even that is longer).
 fn auto_speed(end_ns: f64) -> f64 {
-    SPEEDS.iter().rev().map(|(s, _)| *s).find(|s| end_ns / s <= TARGET_PLAY_NS).unwrap_or(1.0)
+    SPEEDS
+        .iter()
+        .rev()
+        .map(|(s, _)| *s)
+        .find(|s| end_ns / s <= TARGET_PLAY_NS)
+        .unwrap_or(1.0)
 }
 
 /// Sizes the canvas backing store for the device-pixel ratio (plotters-canvas
@@ -137,7 +175,15 @@ impl Component for SlowStart {
             values: p.initial.values.clone(),
             preset: p.initial.preset,
             notes: p.initial.notes.clone(),
-            run: Rc::new(RunView::simulate(&SlowStartParams { rtt_ns: 1e6, bandwidth_bps: 1e9, mss: 1448.0, initcwnd: 10.0, size: 1024.0, rwnd: 64240.0, rcvbuf: 131072.0 })),
+            run: Rc::new(RunView::simulate(&SlowStartParams {
+                rtt_ns: 1e6,
+                bandwidth_bps: 1e9,
+                mss: 1448.0,
+                initcwnd: 10.0,
+                size: 1024.0,
+                rwnd: 64240.0,
+                rcvbuf: 131072.0,
+            })),
             max_transit: 0.0,
             t_ns: 0.0,
             playing: false,
@@ -192,7 +238,9 @@ impl Component for SlowStart {
                 }
             }
             Msg::Set(i, v) => {
-                let Some(p) = spec.params.get(i) else { return false };
+                let Some(p) = spec.params.get(i) else {
+                    return false;
+                };
                 let v = p.clamp(v);
                 if self.values[i] == v {
                     return false;
@@ -202,7 +250,11 @@ impl Component for SlowStart {
                 self.resimulate(spec);
             }
             Msg::Speed(s) => {
-                self.speed = SPEEDS.iter().map(|(x, _)| *x).find(|x| (*x - s).abs() < 1e-9).unwrap_or(0.01);
+                self.speed = SPEEDS
+                    .iter()
+                    .map(|(x, _)| *x)
+                    .find(|x| (*x - s).abs() < 1e-9)
+                    .unwrap_or(0.01);
                 self.speed_chosen = true;
                 self.last_frame = None;
             }
@@ -251,12 +303,17 @@ impl Component for SlowStart {
             (Some(t), _) => format!("{:.2} ms", t.as_millis_f64()),
             (None, _) => format!("not finished after {:.0} s", run.end_ns / 1e9),
         };
-        let flights = run.flights_by(self.t_ns);
-        let flights_text = if flights.is_empty() {
-            "–".to_string()
-        } else {
-            flights.iter().map(|f| f.bytes.to_string()).collect::<Vec<_>>().join(" · ")
-        };
+        // Every flight of the run; those the animation has not reached yet are dimmed.
+        let sent = run.flights_by(self.t_ns).len();
+        let flights = run.summary.flights.iter().enumerate().map(|(i, f)| {
+            let class = if i < sent {
+                "tw-flight"
+            } else {
+                "tw-flight tw-pending"
+            };
+            let sep = if i > 0 { " · " } else { "" };
+            html! { <>{ sep }<span class={class}>{ f.bytes }</span></> }
+        });
         let play = if self.playing {
             html! { <button class="tw-play" onclick={link.callback(|_| Msg::Pause)} aria-label="Pause">{ "❚❚ Pause" }</button> }
         } else {
@@ -292,7 +349,7 @@ impl Component for SlowStart {
                     <div><dt>{ "Completion time" }</dt><dd data-readout="completion">{ completion }</dd></div>
                     <div><dt>{ "Round trips of data" }</dt><dd data-readout="round-trips">{ run.summary.round_trips() }</dd></div>
                     <div><dt>{ "Transfer" }</dt><dd data-readout="size">{ format_bytes(self.params(p.spec).size as u64) }</dd></div>
-                    <div class="tw-wide"><dt>{ "Bytes per flight (so far)" }</dt><dd data-readout="flights">{ flights_text }</dd></div>
+                    <div class="tw-wide"><dt>{ "Bytes per flight" }</dt><dd data-readout="flights">{ for flights }</dd></div>
                 </dl>
             </div>
         }

@@ -2,20 +2,36 @@
 
 use crate::palette::{Palette, parse_css_color};
 
-/// The palette of the theme currently on `<html>` (re-read every frame, so a
-/// theme switch shows at once).
-pub fn palette() -> Palette {
+/// The palette of the theme in effect for `el` (re-read at every draw, so a
+/// theme switch shows at once). Ink and paper come from the element's computed
+/// `color` and `background-color` (widgets.css sets them from `--fg`/`--bg`), which
+/// browsers resolve to `rgb()` whatever form the theme wrote them in.
+pub fn palette(el: &web_sys::Element) -> Palette {
     let fallback = Palette::default();
-    let Some(window) = web_sys::window() else { return fallback };
-    let Some(html) = window.document().and_then(|d| d.document_element()) else { return fallback };
-    let Ok(Some(style)) = window.get_computed_style(&html) else { return fallback };
-    let var = |name: &str| style.get_property_value(name).ok().and_then(|v| parse_css_color(&v));
-    match (var("--fg"), var("--bg")) {
-        (Some(fg), Some(bg)) => Palette::from_theme(fg, bg, var("--links").unwrap_or(fallback.accent)),
+    let Some(window) = web_sys::window() else {
+        return fallback;
+    };
+    let Ok(Some(style)) = window.get_computed_style(el) else {
+        return fallback;
+    };
+    let prop = |name: &str| {
+        let v = style.get_property_value(name).ok()?;
+        // A transparent background would read as black: treat it as unknown.
+        if v.replace(' ', "").ends_with(",0)") || v.trim() == "transparent" {
+            return None;
+        }
+        parse_css_color(&v)
+    };
+    match (prop("color"), prop("background-color")) {
+        (Some(fg), Some(bg)) => {
+            Palette::from_theme(fg, bg, prop("--links").unwrap_or(fallback.accent))
+        }
         _ => fallback,
     }
 }
 
 pub fn device_pixel_ratio() -> f64 {
-    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0)
+    web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 4.0)
 }

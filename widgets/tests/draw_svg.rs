@@ -37,12 +37,24 @@ fn the_path_view_shows_the_first_flight_in_the_air() {
     let run = seed();
     // Half a millisecond after the first data segment left, the whole first
     // flight (10 segments, 120 us of serialisation) is on its way.
-    let first = run.transits.iter().find(|t| t.len > 0 && t.from == Side::Server).unwrap();
+    let first = run
+        .transits
+        .iter()
+        .find(|t| t.len > 0 && t.from == Side::Server)
+        .unwrap();
     let t = first.sent.0 as f64 + 0.5e6;
     let mut svg = String::new();
     let on = {
         let root = SVGBackend::with_string(&mut svg, (640, 150)).into_drawing_area();
-        path_view::draw(&root, &run, t, path_view::max_transit_ns(&run), &Palette::default(), 1.0).unwrap()
+        path_view::draw(
+            &root,
+            &run,
+            t,
+            path_view::max_transit_ns(&run),
+            &Palette::default(),
+            1.0,
+        )
+        .unwrap()
     };
     assert_eq!(on.data, 10);
     assert_eq!(on.acks, 0);
@@ -52,12 +64,24 @@ fn the_path_view_shows_the_first_flight_in_the_air() {
 #[test]
 fn acks_fly_back_while_the_next_flight_waits() {
     let run = seed();
-    let first = run.transits.iter().find(|t| t.len > 0 && t.from == Side::Server).unwrap();
+    let first = run
+        .transits
+        .iter()
+        .find(|t| t.len > 0 && t.from == Side::Server)
+        .unwrap();
     // 5 ms after the first flight left it has arrived (3.5 ms one way); its
     // five ACKs are on the way back.
     let t = first.sent.0 as f64 + 5e6;
     let mut svg = String::new();
     let root = SVGBackend::with_string(&mut svg, (640, 150)).into_drawing_area();
-    let on = path_view::draw(&root, &run, t, path_view::max_transit_ns(&run), &Palette::default(), 1.0).unwrap();
+    let on = path_view::draw(
+        &root,
+        &run,
+        t,
+        path_view::max_transit_ns(&run),
+        &Palette::default(),
+        1.0,
+    )
+    .unwrap();
     assert_eq!((on.data, on.acks), (0, 5));
 }

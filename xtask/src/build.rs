@@ -38,8 +38,23 @@ pub fn widgets() -> Result {
     let mut c = sh::cmd("wasm-pack");
     // `--mode no-install`: use the wasm-bindgen on PATH (pinned to Cargo.lock's
     // version by install-tools) instead of downloading one.
-    c.args(["build", "widgets", "--target", "web", "--release", "--mode", "no-install", "--no-pack", "--no-typescript"])
-        .args(["--out-dir", pkg.to_str().unwrap(), "--out-name", "tcp_widgets"]);
+    c.args([
+        "build",
+        "widgets",
+        "--target",
+        "web",
+        "--release",
+        "--mode",
+        "no-install",
+        "--no-pack",
+        "--no-typescript",
+    ])
+    .args([
+        "--out-dir",
+        pkg.to_str().unwrap(),
+        "--out-name",
+        "tcp_widgets",
+    ]);
     sh::run(c)?;
     let out = generated().join("widgets");
     fs::create_dir_all(&out).map_err(|e| e.to_string())?;
@@ -64,7 +79,10 @@ pub fn katex_assets() -> Result {
     copy_if_changed(&dist.join("katex.min.css"), &out.join("katex.min.css"))?;
     for entry in fs::read_dir(dist.join("fonts")).map_err(|e| format!("KaTeX fonts: {e}"))? {
         let path = entry.map_err(|e| e.to_string())?.path();
-        if path.extension().is_some_and(|e| e == "woff2" || e == "woff") {
+        if path
+            .extension()
+            .is_some_and(|e| e == "woff2" || e == "woff")
+        {
             copy_if_changed(&path, &out.join("fonts").join(path.file_name().unwrap()))?;
         }
     }
@@ -103,7 +121,8 @@ fn gzip_len(bytes: &[u8]) -> usize {
 /// bundle the loader imports.
 pub fn page_transfer(page: &str) -> Result<Vec<Transfer>> {
     let book = sh::root().join("book");
-    let html = fs::read_to_string(book.join(page)).map_err(|e| format!("reading book/{page}: {e}"))?;
+    let html =
+        fs::read_to_string(book.join(page)).map_err(|e| format!("reading book/{page}: {e}"))?;
     let mut files: Vec<String> = html
         .split("<script src=\"")
         .skip(1)
@@ -115,7 +134,11 @@ pub fn page_transfer(page: &str) -> Result<Vec<Transfer>> {
     let mut out = Vec::new();
     for f in files {
         let bytes = fs::read(book.join(&f)).map_err(|e| format!("book/{f}: {e}"))?;
-        out.push(Transfer { raw: bytes.len(), gzip: gzip_len(&bytes), path: f });
+        out.push(Transfer {
+            raw: bytes.len(),
+            gzip: gzip_len(&bytes),
+            path: f,
+        });
     }
     Ok(out)
 }
@@ -133,6 +156,12 @@ pub fn print_transfer(page: &str, files: &[Transfer]) {
             wgz += t.gzip;
         }
     }
-    println!("  {:<48} {:>10} {:>10}", "widget loader + bundle", wraw, wgz);
-    println!("  {:<48} {:>10} {:>10}", "total (with mdBook's own scripts)", raw, gz);
+    println!(
+        "  {:<48} {:>10} {:>10}",
+        "widget loader + bundle", wraw, wgz
+    );
+    println!(
+        "  {:<48} {:>10} {:>10}",
+        "total (with mdBook's own scripts)", raw, gz
+    );
 }

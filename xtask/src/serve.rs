@@ -9,15 +9,30 @@ use crate::tools::{self, Need};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-const WATCHED: &[&str] = &["sim-core/src", "widgets/src", "widgets/spec/src", "widgets/Cargo.toml"];
+const WATCHED: &[&str] = &[
+    "sim-core/src",
+    "widgets/src",
+    "widgets/spec/src",
+    "widgets/Cargo.toml",
+];
 
 pub fn run() -> Result {
     tools::ensure(Need::Build)?;
     build::all()?;
     let mut c = sh::cmd("mdbook");
-    c.args(["serve", "--hostname", "127.0.0.1", "--port", "3000", "--dest-dir", "book"]);
+    c.args([
+        "serve",
+        "--hostname",
+        "127.0.0.1",
+        "--port",
+        "3000",
+        "--dest-dir",
+        "book",
+    ]);
     println!("\nxtask: serving the book at http://127.0.0.1:3000 (Ctrl-C stops)");
-    let mut server = c.spawn().map_err(|e| format!("could not start mdbook serve: {e}"))?;
+    let mut server = c
+        .spawn()
+        .map_err(|e| format!("could not start mdbook serve: {e}"))?;
     let mut last = newest_change();
     loop {
         std::thread::sleep(Duration::from_millis(800));

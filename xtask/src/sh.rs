@@ -9,7 +9,10 @@ pub type Result<T = ()> = std::result::Result<T, String>;
 
 /// The repository root (xtask lives one level below it).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace")
+        .to_path_buf()
 }
 
 /// Where `cargo install` puts binaries: `$CARGO_INSTALL_ROOT/bin`, else `$CARGO_HOME/bin`, else `~/.cargo/bin`.
@@ -46,17 +49,27 @@ pub fn run(mut c: Command) -> Result {
         .collect::<Vec<_>>()
         .join(" ");
     println!("$ {shown}");
-    let status = c.status().map_err(|e| format!("could not start `{shown}`: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("`{shown}` failed ({status})")) }
+    let status = c
+        .status()
+        .map_err(|e| format!("could not start `{shown}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
+    }
 }
 
 /// Runs a command and returns its trimmed stdout, or `None` if it cannot run or fails.
 pub fn output(program: &str, args: &[&str]) -> Option<String> {
     let out = cmd(program).args(args).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// Looks a program up on our PATH.
 pub fn which(program: &str) -> Option<PathBuf> {
-    env::split_paths(&path_env()).map(|d| d.join(program)).find(|p| p.is_file())
+    env::split_paths(&path_env())
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
 }

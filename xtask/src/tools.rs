@@ -24,20 +24,31 @@ pub fn ensure(need: Need) -> Result {
     wasm_target()?;
     cargo_tool("mdbook", "mdbook", MDBOOK, &["--version"])?;
     cargo_tool("mdbook-katex", "mdbook-katex", MDBOOK_KATEX, &["--version"])?;
-    cargo_tool("wasm-bindgen-cli", "wasm-bindgen", &wasm_bindgen_version()?, &["--version"])?;
+    cargo_tool(
+        "wasm-bindgen-cli",
+        "wasm-bindgen",
+        &wasm_bindgen_version()?,
+        &["--version"],
+    )?;
     cargo_tool("wasm-pack", "wasm-pack", WASM_PACK, &["--version"])?;
     npm_ci("xtask/npm")?;
     if need == Need::Everything {
         chromium()?;
         npm_ci("tests")?;
     }
-    println!("xtask: tools ready ({:.0} s)", started.elapsed().as_secs_f64());
+    println!(
+        "xtask: tools ready ({:.0} s)",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
 fn wasm_target() -> Result {
     let installed = sh::output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
+    if installed
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
         return Ok(());
     }
     let mut c = sh::cmd("rustup");
@@ -47,13 +58,14 @@ fn wasm_target() -> Result {
 
 /// The wasm-bindgen version Cargo.lock pins: the CLI must match it exactly.
 pub fn wasm_bindgen_version() -> Result<String> {
-    let lock = fs::read_to_string(sh::root().join("Cargo.lock")).map_err(|e| format!("reading Cargo.lock: {e}"))?;
+    let lock = fs::read_to_string(sh::root().join("Cargo.lock"))
+        .map_err(|e| format!("reading Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line == "name = \"wasm-bindgen\"" {
-            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
-                return Ok(v.trim_end_matches('"').to_string());
-            }
+        if line == "name = \"wasm-bindgen\""
+            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \""))
+        {
+            return Ok(v.trim_end_matches('"').to_string());
         }
     }
     Err("Cargo.lock has no wasm-bindgen package".into())
@@ -62,12 +74,17 @@ pub fn wasm_bindgen_version() -> Result<String> {
 /// `cargo install --locked CRATE --version V` unless `BIN --version` already prints V.
 fn cargo_tool(krate: &str, bin: &str, version: &str, version_args: &[&str]) -> Result {
     if let Some(out) = sh::output(bin, version_args) {
-        if out.split_whitespace().any(|w| w.trim_start_matches('v') == version) {
+        if out
+            .split_whitespace()
+            .any(|w| w.trim_start_matches('v') == version)
+        {
             return Ok(());
         }
         println!("xtask: {bin} is `{out}`, want {version}: reinstalling");
     } else {
-        println!("xtask: {bin} {version} is missing: installing from crates.io (several minutes on 2 cores, once)");
+        println!(
+            "xtask: {bin} {version} is missing: installing from crates.io (several minutes on 2 cores, once)"
+        );
     }
     let mut c = sh::cmd("cargo");
     c.args(["install", "--locked", krate, "--version", version]);
@@ -87,10 +104,13 @@ fn npm_ci(dir: &str) -> Result {
         return Ok(());
     }
     if sh::which("npm").is_none() {
-        return Err("npm is not installed: install Node.js (Debian: `apt-get install nodejs npm`)".into());
+        return Err(
+            "npm is not installed: install Node.js (Debian: `apt-get install nodejs npm`)".into(),
+        );
     }
     let mut c = sh::cmd("npm");
-    c.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&root);
+    c.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+        .current_dir(&root);
     sh::run(c)
 }
 
@@ -111,6 +131,14 @@ fn chromium() -> Result {
     update.args(["update", "-qq"]);
     sh::run(update)?;
     let mut install = sh::cmd("apt-get");
-    install.args(["install", "-y", "-qq", "--no-install-recommends", "chromium"]).env("DEBIAN_FRONTEND", "noninteractive");
+    install
+        .args([
+            "install",
+            "-y",
+            "-qq",
+            "--no-install-recommends",
+            "chromium",
+        ])
+        .env("DEBIAN_FRONTEND", "noninteractive");
     sh::run(install)
 }

@@ -106,7 +106,10 @@ impl ReceiveWindow {
     pub fn on_data(&mut self, now: SimTime, len: u32, copied_seq: u64) {
         // tcp_event_data_recv → tcp_grow_window, for segments of 128 bytes or more.
         if len >= 128 {
-            let room = self.window_clamp.min(win_from_space(self.rcvbuf)).saturating_sub(self.rcv_ssthresh);
+            let room = self
+                .window_clamp
+                .min(win_from_space(self.rcvbuf))
+                .saturating_sub(self.rcv_ssthresh);
             if room > 0 {
                 let incr = (2 * self.advmss).max(2 * len as u64);
                 self.rcv_ssthresh += room.min(incr);
@@ -176,7 +179,11 @@ mod tests {
 
     #[test]
     fn each_full_segment_grows_rcv_ssthresh_by_two_advmss_up_to_the_buffer() {
-        let cfg = ReceiverConfig { rcvbuf: 8 << 20, autotune: false, ..ReceiverConfig::default() };
+        let cfg = ReceiverConfig {
+            rcvbuf: 8 << 20,
+            autotune: false,
+            ..ReceiverConfig::default()
+        };
         let mut w = ReceiveWindow::new(&cfg, 1448);
         w.on_data(SimTime::ZERO, 1448, 1449);
         assert_eq!(w.rcv_ssthresh(), 64_240 + 2 * 1460);
@@ -207,7 +214,10 @@ mod tests {
 
     #[test]
     fn a_locked_buffer_is_never_autotuned() {
-        let cfg = ReceiverConfig { autotune: false, ..ReceiverConfig::default() };
+        let cfg = ReceiverConfig {
+            autotune: false,
+            ..ReceiverConfig::default()
+        };
         let mut w = ReceiveWindow::new(&cfg, 1448);
         w.start(SimTime::ZERO, 1, Some(SimDuration::from_millis(1)));
         w.on_data(SimTime(5_000_000), 1448, 1 + 100 * 1448);

@@ -17,7 +17,11 @@ pub struct RttEstimator {
 
 impl Default for RttEstimator {
     fn default() -> Self {
-        RttEstimator { srtt: None, rttvar: SimDuration::ZERO, backoff: 0 }
+        RttEstimator {
+            srtt: None,
+            rttvar: SimDuration::ZERO,
+            backoff: 0,
+        }
     }
 }
 

@@ -196,7 +196,13 @@ impl Socket {
 
     /// The retransmission timer expired (tcp_timer.c `tcp_retransmit_timer`).
     fn on_rto(&mut self, now: SimTime, trace: &mut Trace) {
-        trace.push(now, TraceEvent::RtoFired { side: self.side, rto_ns: self.rtt.rto().0 });
+        trace.push(
+            now,
+            TraceEvent::RtoFired {
+                side: self.side,
+                rto_ns: self.rtt.rto().0,
+            },
+        );
         self.rto_deadline = None;
         self.rtt.back_off();
         match self.state {
@@ -213,7 +219,15 @@ impl Socket {
                 self.cb.cwnd_cnt = 0;
                 self.in_flight.clear();
                 self.snd_nxt = self.snd_una;
-                trace.push(now, TraceEvent::CwndChanged { side: self.side, old, new: 1, ssthresh: self.cb.ssthresh });
+                trace.push(
+                    now,
+                    TraceEvent::CwndChanged {
+                        side: self.side,
+                        old,
+                        new: 1,
+                        ssthresh: self.cb.ssthresh,
+                    },
+                );
             }
             State::Listen => {}
         }
@@ -335,11 +349,23 @@ impl Socket {
             let old = self.cb.cwnd;
             self.cc.cong_avoid(&mut self.cb, acked);
             if self.cb.cwnd != old {
-                trace.push(now, TraceEvent::CwndChanged { side: self.side, old, new: self.cb.cwnd, ssthresh: self.cb.ssthresh });
+                trace.push(
+                    now,
+                    TraceEvent::CwndChanged {
+                        side: self.side,
+                        old,
+                        new: self.cb.cwnd,
+                        ssthresh: self.cb.ssthresh,
+                    },
+                );
             }
         }
         // RFC 6298 (5.2, 5.3): stop the timer when all is acknowledged, else restart it.
-        self.rto_deadline = if self.in_flight.is_empty() { None } else { Some(now + self.rtt.rto()) };
+        self.rto_deadline = if self.in_flight.is_empty() {
+            None
+        } else {
+            Some(now + self.rtt.rto())
+        };
     }
 
     /// Data arrived (tcp_input.c `tcp_data_queue`, `__tcp_ack_snd_check`).
@@ -358,7 +384,13 @@ impl Socket {
         } else if self.delack_deadline.is_none() {
             let deadline = now + self.delack_timeout;
             self.delack_deadline = Some(deadline);
-            trace.push(now, TraceEvent::DelayedAckArmed { side: self.side, deadline });
+            trace.push(
+                now,
+                TraceEvent::DelayedAckArmed {
+                    side: self.side,
+                    deadline,
+                },
+            );
         }
     }
 
@@ -374,7 +406,15 @@ impl Socket {
     }
 
     fn blank(&self, seq: u64) -> Segment {
-        Segment { id: 0, from: self.side, seq, len: 0, ack: 0, wnd: 0, flags: Flags::default() }
+        Segment {
+            id: 0,
+            from: self.side,
+            seq,
+            len: 0,
+            ack: 0,
+            wnd: 0,
+            flags: Flags::default(),
+        }
     }
 
     /// Next segment to put on the wire, if any. The caller assigns `id`.
@@ -441,7 +481,13 @@ impl Socket {
             self.snd_sml = seq + len;
         }
         let flight = self.next_flight;
-        self.in_flight.push_back(InFlight { seq, end: seq + len, flight, sent_at: now, retransmitted: retransmit });
+        self.in_flight.push_back(InFlight {
+            seq,
+            end: seq + len,
+            flight,
+            sent_at: now,
+            retransmitted: retransmit,
+        });
         self.snd_nxt += len;
         self.snd_max = self.snd_max.max(self.snd_nxt);
         if self.rto_deadline.is_none() {

@@ -9,8 +9,10 @@ use sim_core::trace::TraceEvent;
 
 /// Seed 004's path: 1 Gbit/s, 7 ms RTT, a 512 KiB response.
 pub fn seed_004() -> Scenario {
-    let mut s = Scenario::default();
-    s.path = PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7));
+    let mut s = Scenario {
+        path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),
+        ..Scenario::default()
+    };
     s.app.response_bytes = 524_288;
     s
 }
@@ -32,7 +34,9 @@ pub fn sent_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment, u32)> {
         .records()
         .iter()
         .filter_map(|r| match r.event {
-            TraceEvent::SegmentSent { seg, flight, .. } if seg.from == side => Some((r.time, seg, flight)),
+            TraceEvent::SegmentSent { seg, flight, .. } if seg.from == side => {
+                Some((r.time, seg, flight))
+            }
             _ => None,
         })
         .collect()
@@ -56,7 +60,11 @@ pub fn cwnd_steps(run: &RunResult) -> Vec<u32> {
         .records()
         .iter()
         .filter_map(|r| match r.event {
-            TraceEvent::CwndChanged { side: Side::Server, new, .. } => Some(new),
+            TraceEvent::CwndChanged {
+                side: Side::Server,
+                new,
+                ..
+            } => Some(new),
             _ => None,
         })
         .collect()

@@ -23,23 +23,36 @@ pub fn parse(body: &str) -> Result<Directive, DirectiveError> {
     let mut words = body.split_whitespace();
     let name = words.next().ok_or_else(|| DirectiveError {
         key: None,
-        message: format!("missing widget name (known: {})", widget_spec::widget_names().join(", ")),
+        message: format!(
+            "missing widget name (known: {})",
+            widget_spec::widget_names().join(", ")
+        ),
     })?;
     let widget = widget_spec::widget(name).ok_or_else(|| DirectiveError {
         key: None,
-        message: format!("unknown widget `{name}` (known: {})", widget_spec::widget_names().join(", ")),
+        message: format!(
+            "unknown widget `{name}` (known: {})",
+            widget_spec::widget_names().join(", ")
+        ),
     })?;
     let mut args: Vec<(String, String)> = Vec::new();
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
-            return Err(DirectiveError { key: Some(word.to_string()), message: "expected key=value".into() });
+            return Err(DirectiveError {
+                key: Some(word.to_string()),
+                message: "expected key=value".into(),
+            });
         };
         if args.iter().any(|(k, _)| k == key) {
-            return Err(DirectiveError { key: Some(key.to_string()), message: "given twice".into() });
+            return Err(DirectiveError {
+                key: Some(key.to_string()),
+                message: "given twice".into(),
+            });
         }
-        widget
-            .check(key, value)
-            .map_err(|e| DirectiveError { key: Some(e.key), message: e.message })?;
+        widget.check(key, value).map_err(|e| DirectiveError {
+            key: Some(e.key),
+            message: e.message,
+        })?;
         args.push((key.to_string(), value.to_string()));
     }
     Ok(Directive { widget, args })
@@ -50,7 +63,11 @@ pub fn parse(body: &str) -> Result<Directive, DirectiveError> {
 pub enum Piece<'a> {
     Text(&'a str),
     /// The directive's full text (for messages) and its inside.
-    Directive { source: &'a str, body: &'a str, line: usize },
+    Directive {
+        source: &'a str,
+        body: &'a str,
+        line: usize,
+    },
 }
 
 /// Splits a chapter into text and directives, leaving alone directives inside
@@ -83,7 +100,11 @@ pub fn scan(content: &str) -> Result<Vec<Piece<'_>>, (usize, String)> {
     Ok(pieces)
 }
 
-fn scan_line<'a>(line: &'a str, lineno: usize, pieces: &mut Vec<Piece<'a>>) -> Result<(), (usize, String)> {
+fn scan_line<'a>(
+    line: &'a str,
+    lineno: usize,
+    pieces: &mut Vec<Piece<'a>>,
+) -> Result<(), (usize, String)> {
     let mut rest = line;
     let mut in_code = false;
     let mut text_start = 0;
@@ -95,7 +116,7 @@ fn scan_line<'a>(line: &'a str, lineno: usize, pieces: &mut Vec<Piece<'a>>) -> R
             i += 1;
             continue;
         }
-        if !in_code && line[i..].starts_with(OPEN) {
+        if !in_code && bytes[i..].starts_with(OPEN.as_bytes()) {
             if i > 0 && bytes[i - 1] == b'\\' {
                 // Escaped: keep the directive text, drop the backslash.
                 pieces.push(Piece::Text(&line[text_start..i - 1]));
@@ -104,14 +125,27 @@ fn scan_line<'a>(line: &'a str, lineno: usize, pieces: &mut Vec<Piece<'a>>) -> R
                 continue;
             }
             let Some(close) = line[i..].find("}}") else {
-                return Err((lineno, format!("`{}` is not closed with `}}}}` on the same line", line[i..].trim_end())));
+                return Err((
+                    lineno,
+                    format!(
+                        "`{}` is not closed with `}}}}` on the same line",
+                        line[i..].trim_end()
+                    ),
+                ));
             };
             let source = &line[i..i + close + 2];
             if !line[..i].trim().is_empty() || !line[i + close + 2..].trim().is_empty() {
-                return Err((lineno, format!("`{source}` must stand on a line of its own")));
+                return Err((
+                    lineno,
+                    format!("`{source}` must stand on a line of its own"),
+                ));
             }
             pieces.push(Piece::Text(&line[text_start..i]));
-            pieces.push(Piece::Directive { source, body: &line[i + OPEN.len()..i + close], line: lineno });
+            pieces.push(Piece::Directive {
+                source,
+                body: &line[i + OPEN.len()..i + close],
+                line: lineno,
+            });
             i += close + 2;
             text_start = i;
             continue;
@@ -131,13 +165,21 @@ mod tests {
     fn a_valid_directive_parses_with_its_arguments() {
         let d = parse(" slow-start rtt=7ms preset=seed-7ms").unwrap();
         assert_eq!(d.widget.name, "slow-start");
-        assert_eq!(d.args, vec![("rtt".into(), "7ms".into()), ("preset".into(), "seed-7ms".into())]);
+        assert_eq!(
+            d.args,
+            vec![
+                ("rtt".into(), "7ms".into()),
+                ("preset".into(), "seed-7ms".into())
+            ]
+        );
     }
 
     #[test]
     fn an_unknown_widget_is_rejected_with_the_known_names() {
         let e = parse("slow-stat").unwrap_err();
-        assert!(e.message.contains("unknown widget `slow-stat`") && e.message.contains("slow-start"));
+        assert!(
+            e.message.contains("unknown widget `slow-stat`") && e.message.contains("slow-start")
+        );
     }
 
     #[test]
@@ -155,8 +197,14 @@ mod tests {
 
     #[test]
     fn a_repeated_key_or_bare_word_is_rejected() {
-        assert_eq!(parse("slow-start rtt=1ms rtt=2ms").unwrap_err().message, "given twice");
-        assert_eq!(parse("slow-start fast").unwrap_err().key.as_deref(), Some("fast"));
+        assert_eq!(
+            parse("slow-start rtt=1ms rtt=2ms").unwrap_err().message,
+            "given twice"
+        );
+        assert_eq!(
+            parse("slow-start fast").unwrap_err().key.as_deref(),
+            Some("fast")
+        );
     }
 
     #[test]
@@ -169,8 +217,32 @@ mod tests {
     #[test]
     fn an_escaped_directive_stays_as_text_without_its_backslash() {
         let pieces = scan("\\{{#widget slow-start}}\n").unwrap();
-        let text: String = pieces.iter().map(|p| if let Piece::Text(t) = p { *t } else { "" }).collect();
+        let text: String = pieces
+            .iter()
+            .map(|p| if let Piece::Text(t) = p { *t } else { "" })
+            .collect();
         assert_eq!(text, "{{#widget slow-start}}\n");
+    }
+
+    #[test]
+    fn non_ascii_text_around_directives_is_kept_intact() {
+        let text = "10 × 1448 = 14480 bytes — “quoted” ⟲\n{{#widget slow-start}}\nlog₂ 37.2\n";
+        let pieces = scan(text).unwrap();
+        let kept: String = pieces
+            .iter()
+            .map(|p| if let Piece::Text(t) = p { *t } else { "<W>" })
+            .collect();
+        assert_eq!(
+            kept,
+            "10 × 1448 = 14480 bytes — “quoted” ⟲\n<W>\nlog₂ 37.2\n"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn scanning_any_text_never_panics(text in "(\\PC|\n|\\{\\{#widget |`|}}){0,200}") {
+            let _ = scan(&text);
+        }
     }
 
     #[test]

@@ -36,7 +36,11 @@ impl Preprocessor for Widgets {
                 }
             }
         });
-        if errors.is_empty() { Ok(book) } else { Err(Error::msg(errors.join("\n"))) }
+        if errors.is_empty() {
+            Ok(book)
+        } else {
+            Err(Error::msg(errors.join("\n")))
+        }
     }
 
     fn supports_renderer(&self, _renderer: &str) -> Result<bool> {
@@ -71,7 +75,9 @@ mod tests {
 
     #[test]
     fn a_chapter_gets_numbered_placeholders() {
-        let out = expand("# T\n\n{{#widget slow-start}}\n\ntext\n\n{{#widget slow-start rtt=1ms}}\n").unwrap();
+        let out =
+            expand("# T\n\n{{#widget slow-start}}\n\ntext\n\n{{#widget slow-start rtt=1ms}}\n")
+                .unwrap();
         assert!(out.contains(r#"id="slow-start-1""#));
         assert!(out.contains(r#"id="slow-start-2" data-widget="slow-start" data-rtt="1ms""#));
         assert!(!out.contains("{{#widget"));
@@ -80,6 +86,9 @@ mod tests {
     #[test]
     fn errors_carry_line_directive_and_key() {
         let e = expand("# T\n\n{{#widget slow-start rtt=9s}}\n").unwrap_err();
-        assert!(e.starts_with("3: in `{{#widget slow-start rtt=9s}}`, parameter `rtt`:"), "{e}");
+        assert!(
+            e.starts_with("3: in `{{#widget slow-start rtt=9s}}`, parameter `rtt`:"),
+            "{e}"
+        );
     }
 }

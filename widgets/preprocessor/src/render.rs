@@ -29,7 +29,11 @@ pub fn placeholder(d: &Directive, index: usize) -> String {
     let settings = if d.args.is_empty() {
         "its default settings".to_string()
     } else {
-        d.args.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+        d.args
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     format!(
         "\n<div class=\"tcp-widget\" id=\"{name}-{index}\" data-widget=\"{name}\"{attrs} role=\"region\" aria-label=\"{title} (interactive simulation)\">\n\
@@ -58,6 +62,9 @@ mod tests {
 
     #[test]
     fn escape_neutralises_markup() {
-        assert_eq!(escape(r#"<img src=x onerror="a">"#), "&lt;img src=x onerror=&quot;a&quot;&gt;");
+        assert_eq!(
+            escape(r#"<img src=x onerror="a">"#),
+            "&lt;img src=x onerror=&quot;a&quot;&gt;"
+        );
     }
 }

@@ -10,9 +10,11 @@ fn preprocessor() -> PathBuf {
 }
 
 fn mdbook() -> PathBuf {
-    let bin = std::env::var_os("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cargo")
-    });
+    let bin = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cargo")
+        });
     let candidates = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .unwrap_or_default()
@@ -28,19 +30,32 @@ fn mdbook() -> PathBuf {
 }
 
 /// Writes a one-chapter book using our preprocessor and builds it.
-fn build(chapter: &str) -> (bool, String, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("mdbook-widgets-test-{}-{}", std::process::id(), chapter.len()));
+fn build(name: &str, chapter: &str) -> (bool, String, PathBuf) {
+    let dir =
+        std::env::temp_dir().join(format!("mdbook-widgets-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(
         dir.join("book.toml"),
-        format!("[book]\ntitle = \"t\"\n\n[preprocessor.widgets]\ncommand = \"{}\"\n", preprocessor().display()),
+        format!(
+            "[book]\ntitle = \"t\"\n\n[preprocessor.widgets]\ncommand = \"{}\"\n",
+            preprocessor().display()
+        ),
     )
     .unwrap();
-    std::fs::write(dir.join("src/SUMMARY.md"), "# Summary\n\n- [Chapter](chapter.md)\n").unwrap();
+    std::fs::write(
+        dir.join("src/SUMMARY.md"),
+        "# Summary\n\n- [Chapter](chapter.md)\n",
+    )
+    .unwrap();
     std::fs::write(dir.join("src/chapter.md"), chapter).unwrap();
-    let out = Command::new(mdbook()).arg("build").arg(&dir).output().expect("mdbook runs");
-    let log = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    let out = Command::new(mdbook())
+        .arg("build")
+        .arg(&dir)
+        .output()
+        .expect("mdbook runs");
+    let log =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     (out.status.success(), log, dir)
 }
 
@@ -50,25 +65,40 @@ fn read(dir: &Path, file: &str) -> String {
 
 #[test]
 fn a_valid_directive_becomes_a_placeholder_in_the_built_page() {
-    let (ok, log, dir) = build("# Chapter\n\n{{#widget slow-start preset=seed-7ms rtt=5ms}}\n");
+    let (ok, log, dir) = build(
+        "valid",
+        "# Chapter\n\n{{#widget slow-start preset=seed-7ms rtt=5ms}}\n",
+    );
     assert!(ok, "{log}");
     let html = read(&dir, "chapter.html");
-    assert!(html.contains(r#"data-widget="slow-start" data-preset="seed-7ms" data-rtt="5ms""#), "{html}");
+    assert!(
+        html.contains(r#"data-widget="slow-start" data-preset="seed-7ms" data-rtt="5ms""#),
+        "{html}"
+    );
     assert!(html.contains("<noscript>"));
 }
 
 #[test]
 fn an_out_of_range_value_fails_the_build_naming_chapter_directive_and_key() {
-    let (ok, log, _) = build("# Chapter\n\ntext\n\n{{#widget slow-start initcwnd=1000}}\n");
+    let (ok, log, _) = build(
+        "range",
+        "# Chapter\n\ntext\n\n{{#widget slow-start initcwnd=1000}}\n",
+    );
     assert!(!ok, "the build must fail");
-    assert!(log.contains("chapter.md:5"), "names the chapter and line: {log}");
-    assert!(log.contains("{{#widget slow-start initcwnd=1000}}"), "names the directive: {log}");
+    assert!(
+        log.contains("chapter.md:5"),
+        "names the chapter and line: {log}"
+    );
+    assert!(
+        log.contains("{{#widget slow-start initcwnd=1000}}"),
+        "names the directive: {log}"
+    );
     assert!(log.contains("parameter `initcwnd`"), "names the key: {log}");
 }
 
 #[test]
 fn an_unknown_widget_fails_the_build() {
-    let (ok, log, _) = build("# Chapter\n\n{{#widget slow-stat}}\n");
+    let (ok, log, _) = build("unknown", "# Chapter\n\n{{#widget slow-stat}}\n");
     assert!(!ok);
     assert!(log.contains("unknown widget `slow-stat`"), "{log}");
 }

@@ -6,8 +6,10 @@
 //! time, and the widgets build their sliders and clamp their input from it at
 //! run time, so the two can never disagree about what a parameter means.
 
-use sim_core::units::{format_bytes, format_duration, format_rate, parse_bytes, parse_duration, parse_rate};
 use sim_core::time::SimDuration;
+use sim_core::units::{
+    format_bytes, format_duration, format_rate, parse_bytes, parse_duration, parse_rate,
+};
 
 /// What a parameter measures, which fixes how its text is parsed and shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,21 +62,156 @@ pub const WIDGETS: &[WidgetSpec] = &[WidgetSpec {
     name: "slow-start",
     title: "Slow start on a new connection",
     params: &[
-        ParamSpec { name: "rtt", label: "RTT", help: "round-trip propagation delay", kind: Kind::Duration, min: 0.1 * MS, max: 300.0 * MS, default: 7.0 * MS, log: true },
-        ParamSpec { name: "bandwidth", label: "Bandwidth", help: "bottleneck rate", kind: Kind::Rate, min: 1e6, max: 10e9, default: 1e9, log: true },
-        ParamSpec { name: "mss", label: "MSS", help: "payload bytes per segment", kind: Kind::Count, min: 536.0, max: 8948.0, default: 1448.0, log: false },
-        ParamSpec { name: "initcwnd", label: "initcwnd", help: "initial congestion window in segments", kind: Kind::Count, min: 1.0, max: 100.0, default: 10.0, log: false },
-        ParamSpec { name: "size", label: "Transfer size", help: "bytes the server sends", kind: Kind::Bytes, min: 1024.0, max: 64.0 * 1024.0 * 1024.0, default: 512.0 * 1024.0, log: true },
-        ParamSpec { name: "rwnd", label: "Receiver's SYN window", help: "window the client advertises in its SYN", kind: Kind::Bytes, min: 1024.0, max: 65535.0, default: 64240.0, log: false },
-        ParamSpec { name: "rcvbuf", label: "Receive buffer", help: "client's initial receive buffer, tcp_rmem[1]; autotuning grows it", kind: Kind::Bytes, min: 4096.0, max: 32.0 * 1024.0 * 1024.0, default: 131072.0, log: true },
+        ParamSpec {
+            name: "rtt",
+            label: "RTT",
+            help: "round-trip propagation delay",
+            kind: Kind::Duration,
+            min: 0.1 * MS,
+            max: 300.0 * MS,
+            default: 7.0 * MS,
+            log: true,
+        },
+        ParamSpec {
+            name: "bandwidth",
+            label: "Bandwidth",
+            help: "bottleneck rate",
+            kind: Kind::Rate,
+            min: 1e6,
+            max: 10e9,
+            default: 1e9,
+            log: true,
+        },
+        ParamSpec {
+            name: "mss",
+            label: "MSS",
+            help: "payload bytes per segment",
+            kind: Kind::Count,
+            min: 536.0,
+            max: 8948.0,
+            default: 1448.0,
+            log: false,
+        },
+        ParamSpec {
+            name: "initcwnd",
+            label: "initcwnd",
+            help: "initial congestion window in segments",
+            kind: Kind::Count,
+            min: 1.0,
+            max: 100.0,
+            default: 10.0,
+            log: false,
+        },
+        ParamSpec {
+            name: "size",
+            label: "Transfer size",
+            help: "bytes the server sends",
+            kind: Kind::Bytes,
+            min: 1024.0,
+            max: 64.0 * 1024.0 * 1024.0,
+            default: 512.0 * 1024.0,
+            log: true,
+        },
+        ParamSpec {
+            name: "rwnd",
+            label: "Receiver's SYN window",
+            help: "window the client advertises in its SYN",
+            kind: Kind::Bytes,
+            min: 1024.0,
+            max: 65535.0,
+            default: 64240.0,
+            log: false,
+        },
+        ParamSpec {
+            name: "rcvbuf",
+            label: "Receive buffer",
+            help: "client's initial receive buffer, tcp_rmem[1]; autotuning grows it",
+            kind: Kind::Bytes,
+            min: 4096.0,
+            max: 32.0 * 1024.0 * 1024.0,
+            default: 131072.0,
+            log: true,
+        },
     ],
     presets: &[
-        Preset { name: "seed-7ms", title: "512 KiB at 7 ms (seed 004)", values: &[("rtt", "7ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
-        Preset { name: "seed-5ms", title: "512 KiB at 5 ms, 42340-byte SYN window (seed 004)", values: &[("rtt", "5ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "42340"), ("rcvbuf", "128KiB")] },
-        Preset { name: "seed-2.8ms", title: "512 KiB at 2.8 ms (seed 004)", values: &[("rtt", "2.8ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
-        Preset { name: "seed-0.3ms", title: "512 KiB at 0.3 ms (seed 004)", values: &[("rtt", "0.3ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
-        Preset { name: "initcwnd-100", title: "initcwnd 100 vs a 64240-byte SYN window", values: &[("rtt", "7ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "100"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "128KiB")] },
-        Preset { name: "large-window", title: "512 KiB at 7 ms, large receive buffer", values: &[("rtt", "7ms"), ("bandwidth", "1Gbit"), ("size", "512KiB"), ("initcwnd", "10"), ("mss", "1448"), ("rwnd", "64240"), ("rcvbuf", "16MiB")] },
+        Preset {
+            name: "seed-7ms",
+            title: "512 KiB at 7 ms (seed 004)",
+            values: &[
+                ("rtt", "7ms"),
+                ("bandwidth", "1Gbit"),
+                ("size", "512KiB"),
+                ("initcwnd", "10"),
+                ("mss", "1448"),
+                ("rwnd", "64240"),
+                ("rcvbuf", "128KiB"),
+            ],
+        },
+        Preset {
+            name: "seed-5ms",
+            title: "512 KiB at 5 ms, 42340-byte SYN window (seed 004)",
+            values: &[
+                ("rtt", "5ms"),
+                ("bandwidth", "1Gbit"),
+                ("size", "512KiB"),
+                ("initcwnd", "10"),
+                ("mss", "1448"),
+                ("rwnd", "42340"),
+                ("rcvbuf", "128KiB"),
+            ],
+        },
+        Preset {
+            name: "seed-2.8ms",
+            title: "512 KiB at 2.8 ms (seed 004)",
+            values: &[
+                ("rtt", "2.8ms"),
+                ("bandwidth", "1Gbit"),
+                ("size", "512KiB"),
+                ("initcwnd", "10"),
+                ("mss", "1448"),
+                ("rwnd", "64240"),
+                ("rcvbuf", "128KiB"),
+            ],
+        },
+        Preset {
+            name: "seed-0.3ms",
+            title: "512 KiB at 0.3 ms (seed 004)",
+            values: &[
+                ("rtt", "0.3ms"),
+                ("bandwidth", "1Gbit"),
+                ("size", "512KiB"),
+                ("initcwnd", "10"),
+                ("mss", "1448"),
+                ("rwnd", "64240"),
+                ("rcvbuf", "128KiB"),
+            ],
+        },
+        Preset {
+            name: "initcwnd-100",
+            title: "initcwnd 100 vs a 64240-byte SYN window",
+            values: &[
+                ("rtt", "7ms"),
+                ("bandwidth", "1Gbit"),
+                ("size", "512KiB"),
+                ("initcwnd", "100"),
+                ("mss", "1448"),
+                ("rwnd", "64240"),
+                ("rcvbuf", "128KiB"),
+            ],
+        },
+        Preset {
+            name: "small-buffer",
+            title: "512 KiB at 7 ms, 32 KiB starting receive buffer",
+            values: &[
+                ("rtt", "7ms"),
+                ("bandwidth", "1Gbit"),
+                ("size", "512KiB"),
+                ("initcwnd", "10"),
+                ("mss", "1448"),
+                ("rwnd", "64240"),
+                ("rcvbuf", "32KiB"),
+            ],
+        },
     ],
 }];
 
@@ -127,7 +264,10 @@ impl WidgetSpec {
                 Some(_) => Ok(()),
                 None => Err(ParamError {
                     key: key.to_string(),
-                    message: format!("unknown preset `{value}` (known: {})", self.preset_names().join(", ")),
+                    message: format!(
+                        "unknown preset `{value}` (known: {})",
+                        self.preset_names().join(", ")
+                    ),
                 }),
             };
         }
@@ -163,14 +303,21 @@ impl std::error::Error for ParamError {}
 impl ParamSpec {
     /// Reads a value written with units, in base units, without range checks.
     pub fn parse_unchecked(&self, text: &str) -> Result<f64, ParamError> {
-        let err = |m: String| ParamError { key: self.name.to_string(), message: m };
+        let err = |m: String| ParamError {
+            key: self.name.to_string(),
+            message: m,
+        };
         match self.kind {
-            Kind::Duration => parse_duration(text).map(|d| d.0 as f64).map_err(|e| err(e.0)),
+            Kind::Duration => parse_duration(text)
+                .map(|d| d.0 as f64)
+                .map_err(|e| err(e.0)),
             Kind::Rate => parse_rate(text).map(|r| r as f64).map_err(|e| err(e.0)),
             Kind::Bytes => parse_bytes(text).map(|b| b as f64).map_err(|e| err(e.0)),
             Kind::Count => {
                 let t = text.trim();
-                t.parse::<u64>().map(|v| v as f64).map_err(|_| err(format!("`{t}` is not a whole number")))
+                t.parse::<u64>()
+                    .map(|v| v as f64)
+                    .map_err(|_| err(format!("`{t}` is not a whole number")))
             }
         }
     }
@@ -181,7 +328,12 @@ impl ParamSpec {
         if v < self.min || v > self.max {
             return Err(ParamError {
                 key: self.name.to_string(),
-                message: format!("{} is out of range ({} to {})", self.format(v), self.format(self.min), self.format(self.max)),
+                message: format!(
+                    "{} is out of range ({} to {})",
+                    self.format(v),
+                    self.format(self.min),
+                    self.format(self.max)
+                ),
             });
         }
         Ok(v)
@@ -189,7 +341,11 @@ impl ParamSpec {
 
     /// Clamps to the allowed range; `None` from a non-finite value.
     pub fn clamp(&self, v: f64) -> f64 {
-        if v.is_nan() { self.default } else { v.clamp(self.min, self.max) }
+        if v.is_nan() {
+            self.default
+        } else {
+            v.clamp(self.min, self.max)
+        }
     }
 
     /// Shows a value in base units the way a reader writes it.
@@ -197,6 +353,8 @@ impl ParamSpec {
         match self.kind {
             Kind::Duration => format_duration(SimDuration(v.max(0.0) as u64)),
             Kind::Rate => format_rate(v.max(0.0) as u64),
+            // Linear byte values (windows) are read to the byte; log ones are sizes.
+            Kind::Bytes if !self.log => format!("{} B", v.max(0.0).round() as u64),
             Kind::Bytes => format_bytes(v.max(0.0) as u64),
             Kind::Count => format!("{}", v.round() as i64),
         }
@@ -214,7 +372,11 @@ impl ParamSpec {
 
     /// Value for a slider position in [0, 1], rounded to what the kind can hold.
     pub fn from_position(&self, pos: f64) -> f64 {
-        let pos = if pos.is_nan() { 0.0 } else { pos.clamp(0.0, 1.0) };
+        let pos = if pos.is_nan() {
+            0.0
+        } else {
+            pos.clamp(0.0, 1.0)
+        };
         let v = if self.log {
             (self.min.ln() + pos * (self.max.ln() - self.min.ln())).exp()
         } else {
@@ -242,7 +404,8 @@ mod tests {
         for w in WIDGETS {
             for p in w.presets {
                 for (k, v) in p.values {
-                    w.check(k, v).unwrap_or_else(|e| panic!("{}/{}: {e}", w.name, p.name));
+                    w.check(k, v)
+                        .unwrap_or_else(|e| panic!("{}/{}: {e}", w.name, p.name));
                 }
             }
         }
@@ -252,7 +415,12 @@ mod tests {
     fn every_default_lies_within_its_range() {
         for w in WIDGETS {
             for p in w.params {
-                assert!(p.min <= p.default && p.default <= p.max, "{}.{}", w.name, p.name);
+                assert!(
+                    p.min <= p.default && p.default <= p.max,
+                    "{}.{}",
+                    w.name,
+                    p.name
+                );
             }
         }
     }
@@ -270,8 +438,18 @@ mod tests {
     #[test]
     fn unknown_keys_and_presets_list_the_known_ones() {
         let w = widget("slow-start").unwrap();
-        assert!(w.check("colour", "red").unwrap_err().message.contains("rtt"));
-        assert!(w.check("preset", "nope").unwrap_err().message.contains("seed-7ms"));
+        assert!(
+            w.check("colour", "red")
+                .unwrap_err()
+                .message
+                .contains("rtt")
+        );
+        assert!(
+            w.check("preset", "nope")
+                .unwrap_err()
+                .message
+                .contains("seed-7ms")
+        );
     }
 
     #[test]

@@ -58,23 +58,65 @@ pub fn draw<DB: DrawingBackend>(
     let lane = (lane_x1 - lane_x0).max(1.0);
 
     // Hosts and lanes.
-    for (x, name, role) in [(margin, "server", "sender"), (w - margin - host_w, "client", "receiver")] {
-        root.draw(&Rectangle::new([(x as i32, px(20.0)), ((x + host_w) as i32, (h - 20.0 * scale) as i32)], pal.muted.stroke_width(px(1.5).max(1) as u32)))?;
-        root.draw(&Text::new(name, ((x + 8.0 * scale) as i32, (h * 0.42) as i32), font.clone()))?;
-        root.draw(&Text::new(role, ((x + 8.0 * scale) as i32, (h * 0.42 + 16.0 * scale) as i32), small.clone()))?;
+    for (x, name, role) in [
+        (margin, "server", "sender"),
+        (w - margin - host_w, "client", "receiver"),
+    ] {
+        root.draw(&Rectangle::new(
+            [
+                (x as i32, px(20.0)),
+                ((x + host_w) as i32, (h - 20.0 * scale) as i32),
+            ],
+            pal.muted.stroke_width(px(1.5).max(1) as u32),
+        ))?;
+        root.draw(&Text::new(
+            name,
+            ((x + 8.0 * scale) as i32, (h * 0.42) as i32),
+            font.clone(),
+        ))?;
+        root.draw(&Text::new(
+            role,
+            ((x + 8.0 * scale) as i32, (h * 0.42 + 16.0 * scale) as i32),
+            small.clone(),
+        ))?;
     }
     for y in [data_y, ack_y] {
-        root.draw(&PathElement::new(vec![(lane_x0 as i32, y as i32), (lane_x1 as i32, y as i32)], pal.grid.stroke_width(px(1.0).max(1) as u32)))?;
+        root.draw(&PathElement::new(
+            vec![(lane_x0 as i32, y as i32), (lane_x1 as i32, y as i32)],
+            pal.grid.stroke_width(px(1.0).max(1) as u32),
+        ))?;
     }
-    root.draw(&Text::new("data →", (lane_x0 as i32, (data_y - 26.0 * scale) as i32), small.clone()))?;
-    root.draw(&Text::new("← ACKs", ((lane_x1 - 48.0 * scale) as i32, (ack_y + 12.0 * scale) as i32), small.clone()))?;
+    root.draw(&Text::new(
+        "data →",
+        (lane_x0 as i32, (data_y - 26.0 * scale) as i32),
+        small.clone(),
+    ))?;
+    root.draw(&Text::new(
+        "← ACKs",
+        (
+            (lane_x1 - 48.0 * scale) as i32,
+            (ack_y + 12.0 * scale) as i32,
+        ),
+        small.clone(),
+    ))?;
 
     // Packets sent within one maximum transit time before `t` may be in the air.
-    let from = run.transits.partition_point(|tr| (tr.sent.0 as f64) < t_ns - max_transit - 1.0);
-    let to = run.transits.partition_point(|tr| (tr.sent.0 as f64) <= t_ns);
+    let from = run
+        .transits
+        .partition_point(|tr| (tr.sent.0 as f64) < t_ns - max_transit - 1.0);
+    let to = run
+        .transits
+        .partition_point(|tr| (tr.sent.0 as f64) <= t_ns);
     let mut on = OnPath::default();
-    let seg_w = px(5.0).max(2);
     let seg_h = px(16.0).max(4);
+    // A packet is drawn as long as it is on the wire (its serialisation time),
+    // at most 6 px, with a gap, so back-to-back packets stay countable.
+    let wire_px = |tr: &sim_core::analysis::Transit, transit_ns: f64| {
+        let ser_ns =
+            (tr.len + sim_core::segment::HEADER_BYTES) as f64 * 8.0 / run.rate_bps.max(1.0) * 1e9;
+        let w = lane * ser_ns / transit_ns.max(1.0) - px(1.0) as f64;
+        (w.round() as i32).clamp(1, px(6.0))
+    };
     for tr in &run.transits[from..to] {
         let data = tr.from == Side::Server;
         let lane_y = if data { data_y } else { ack_y };
@@ -84,8 +126,14 @@ pub fn draw<DB: DrawingBackend>(
                 let x = if data { lane_x0 } else { lane_x1 } as i32;
                 let y = lane_y as i32;
                 let d = px(6.0);
-                root.draw(&PathElement::new(vec![(x - d, y - d), (x + d, y + d)], DROP.stroke_width(px(2.0).max(1) as u32)))?;
-                root.draw(&PathElement::new(vec![(x - d, y + d), (x + d, y - d)], DROP.stroke_width(px(2.0).max(1) as u32)))?;
+                root.draw(&PathElement::new(
+                    vec![(x - d, y - d), (x + d, y + d)],
+                    DROP.stroke_width(px(2.0).max(1) as u32),
+                ))?;
+                root.draw(&PathElement::new(
+                    vec![(x - d, y + d), (x + d, y - d)],
+                    DROP.stroke_width(px(2.0).max(1) as u32),
+                ))?;
             }
             continue;
         };
@@ -98,12 +146,24 @@ pub fn draw<DB: DrawingBackend>(
             continue;
         }
         let frac = ((t_ns - departs) / (arrives - departs).max(1.0)).clamp(0.0, 1.0);
-        let x = if data { lane_x0 + frac * lane } else { lane_x1 - frac * lane } as i32;
+        let x = if data {
+            lane_x0 + frac * lane
+        } else {
+            lane_x1 - frac * lane
+        } as i32;
         let y = lane_y as i32;
         if data && tr.len > 0 {
             on.data += 1;
-            let colour = if tr.retransmit { DROP } else { series(tr.flight.saturating_sub(1) as usize) };
-            root.draw(&Rectangle::new([(x - seg_w / 2, y - seg_h / 2), (x + seg_w / 2, y + seg_h / 2)], colour.filled()))?;
+            let colour = if tr.retransmit {
+                DROP
+            } else {
+                series(tr.flight.saturating_sub(1) as usize)
+            };
+            let seg_w = wire_px(tr, arrives - departs);
+            root.draw(&Rectangle::new(
+                [(x - seg_w, y - seg_h / 2), (x, y + seg_h / 2)],
+                colour.filled(),
+            ))?;
         } else {
             if !data {
                 on.acks += 1;
@@ -113,7 +173,11 @@ pub fn draw<DB: DrawingBackend>(
         }
     }
     if on.queued > 0 {
-        root.draw(&Text::new(format!("{} queued", on.queued), (lane_x0 as i32, (data_y + 14.0 * scale) as i32), small.clone()))?;
+        root.draw(&Text::new(
+            format!("{} queued", on.queued),
+            (lane_x0 as i32, (data_y + 14.0 * scale) as i32),
+            small.clone(),
+        ))?;
     }
     root.present()?;
     Ok(on)
