@@ -95,39 +95,29 @@ impl World {
                 Side::Client => &mut self.uplink,
                 Side::Server => &mut self.downlink,
             };
-            match link.offer(now, seg.wire_bytes()) {
-                Admission::Accepted { departs, arrives } => {
-                    self.trace.push(
-                        now,
-                        TraceEvent::SegmentSent {
-                            seg,
-                            flight,
-                            retransmit,
-                            departs: Some(departs),
-                            arrives: Some(arrives),
-                        },
-                    );
-                    self.queue.push(
-                        arrives,
-                        Event::Arrive {
-                            to: side.peer(),
-                            seg,
-                        },
-                    );
-                }
-                Admission::Dropped => {
-                    self.trace.push(
-                        now,
-                        TraceEvent::SegmentSent {
-                            seg,
-                            flight,
-                            retransmit,
-                            departs: None,
-                            arrives: None,
-                        },
-                    );
-                    self.trace.push(now, TraceEvent::SegmentDropped { seg });
-                }
+            let (departs, arrives) = match link.offer(now, seg.wire_bytes()) {
+                Admission::Accepted { departs, arrives } => (Some(departs), Some(arrives)),
+                Admission::Dropped => (None, None),
+            };
+            self.trace.push(
+                now,
+                TraceEvent::SegmentSent {
+                    seg,
+                    flight,
+                    retransmit,
+                    departs,
+                    arrives,
+                },
+            );
+            match arrives {
+                Some(at) => self.queue.push(
+                    at,
+                    Event::Arrive {
+                        to: side.peer(),
+                        seg,
+                    },
+                ),
+                None => self.trace.push(now, TraceEvent::SegmentDropped { seg }),
             }
         }
         let wanted = self.socket(side).poll_timeout();

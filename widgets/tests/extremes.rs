@@ -11,20 +11,36 @@ fn range(name: &str) -> (f64, f64) {
 
 #[test]
 fn every_corner_of_the_parameter_space_simulates() {
-    let names = ["rtt", "bandwidth", "mss", "initcwnd", "size", "rwnd", "rcvbuf"];
+    let names = [
+        "rtt",
+        "bandwidth",
+        "mss",
+        "initcwnd",
+        "size",
+        "rwnd",
+        "rcvbuf",
+    ];
     let spec = widget("slow-start").unwrap();
     // Each parameter at its minimum or maximum, the others at their defaults,
     // plus the harshest combinations of the ones that drive run time.
     let mut cases = Vec::new();
     for (i, n) in names.iter().enumerate() {
         for pick in [0, 1] {
-            let mut v: Vec<f64> = names.iter().map(|n| spec.param(n).unwrap().default).collect();
+            let mut v: Vec<f64> = names
+                .iter()
+                .map(|n| spec.param(n).unwrap().default)
+                .collect();
             let (lo, hi) = range(n);
             v[i] = if pick == 0 { lo } else { hi };
             cases.push(v);
         }
     }
-    let (rtt, bw, mss, size) = (range("rtt"), range("bandwidth"), range("mss"), range("size"));
+    let (rtt, bw, mss, size) = (
+        range("rtt"),
+        range("bandwidth"),
+        range("mss"),
+        range("size"),
+    );
     for r in [rtt.0, rtt.1] {
         for b in [bw.0, bw.1] {
             for m in [mss.0, mss.1] {
@@ -34,7 +50,15 @@ fn every_corner_of_the_parameter_space_simulates() {
         }
     }
     for v in cases {
-        let p = SlowStartParams { rtt_ns: v[0], bandwidth_bps: v[1], mss: v[2], initcwnd: v[3], size: v[4], rwnd: v[5], rcvbuf: v[6] };
+        let p = SlowStartParams {
+            rtt_ns: v[0],
+            bandwidth_bps: v[1],
+            mss: v[2],
+            initcwnd: v[3],
+            size: v[4],
+            rwnd: v[5],
+            rcvbuf: v[6],
+        };
         let run = RunView::simulate(&p);
         assert!(run.error.is_none(), "{p:?}: {:?}", run.error);
         assert!(run.end_ns > 0.0, "{p:?}");
