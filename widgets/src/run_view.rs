@@ -21,6 +21,24 @@ pub struct SlowStartParams {
 }
 
 impl SlowStartParams {
+    /// Reads the values of a widget's sliders, in `spec.params` order.
+    pub fn from_values(spec: &widget_spec::WidgetSpec, values: &[f64]) -> Self {
+        let v = |name: &str| {
+            let i = spec.params.iter().position(|p| p.name == name);
+            i.and_then(|i| values.get(i).copied())
+                .unwrap_or_else(|| spec.param(name).map_or(0.0, |p| p.default))
+        };
+        SlowStartParams {
+            rtt_ns: v("rtt"),
+            bandwidth_bps: v("bandwidth"),
+            mss: v("mss"),
+            initcwnd: v("initcwnd"),
+            size: v("size"),
+            rwnd: v("rwnd"),
+            rcvbuf: v("rcvbuf"),
+        }
+    }
+
     pub fn scenario(&self) -> Scenario {
         let mut s = Scenario {
             path: PathConfig::symmetric(self.bandwidth_bps as u64, SimDuration(self.rtt_ns as u64)),
@@ -112,13 +130,9 @@ mod tests {
 
     fn seed() -> SlowStartParams {
         SlowStartParams {
-            rtt_ns: 7e6,
-            bandwidth_bps: 1e9,
-            mss: 1448.0,
-            initcwnd: 10.0,
-            size: 524_288.0,
-            rwnd: 64_240.0,
+            // Seed 004's defaults with a receive buffer large enough never to limit.
             rcvbuf: 16.0 * 1024.0 * 1024.0,
+            ..SlowStartParams::from_values(widget_spec::widget("slow-start").unwrap(), &[])
         }
     }
 

@@ -67,21 +67,7 @@ pub struct SlowStart {
 
 impl SlowStart {
     fn params(&self, spec: &WidgetSpec) -> SlowStartParams {
-        let v = |name: &str| {
-            spec.params
-                .iter()
-                .position(|p| p.name == name)
-                .map_or(0.0, |i| self.values[i])
-        };
-        SlowStartParams {
-            rtt_ns: v("rtt"),
-            bandwidth_bps: v("bandwidth"),
-            mss: v("mss"),
-            initcwnd: v("initcwnd"),
-            size: v("size"),
-            rwnd: v("rwnd"),
-            rcvbuf: v("rcvbuf"),
-        }
+        SlowStartParams::from_values(spec, &self.values)
     }
 
     fn resimulate(&mut self, spec: &WidgetSpec) {
@@ -171,31 +157,22 @@ impl Component for SlowStart {
 
     fn create(ctx: &Context<Self>) -> Self {
         let p = ctx.props();
-        let mut s = SlowStart {
+        let run = RunView::simulate(&SlowStartParams::from_values(p.spec, &p.initial.values));
+        SlowStart {
             values: p.initial.values.clone(),
             preset: p.initial.preset,
             notes: p.initial.notes.clone(),
-            run: Rc::new(RunView::simulate(&SlowStartParams {
-                rtt_ns: 1e6,
-                bandwidth_bps: 1e9,
-                mss: 1448.0,
-                initcwnd: 10.0,
-                size: 1024.0,
-                rwnd: 64240.0,
-                rcvbuf: 131072.0,
-            })),
-            max_transit: 0.0,
+            max_transit: path_view::max_transit_ns(&run),
+            speed: auto_speed(run.end_ns),
+            run: Rc::new(run),
             t_ns: 0.0,
             playing: false,
-            speed: 0.01,
             speed_chosen: false,
             last_frame: None,
             frame: None,
             path_canvas: NodeRef::default(),
             chart_canvas: NodeRef::default(),
-        };
-        s.resimulate(p.spec);
-        s
+        }
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {

@@ -9,13 +9,9 @@ use tcp_widgets::run_view::{RunView, SlowStartParams};
 
 fn seed() -> RunView {
     RunView::simulate(&SlowStartParams {
-        rtt_ns: 7e6,
-        bandwidth_bps: 1e9,
-        mss: 1448.0,
-        initcwnd: 10.0,
-        size: 524_288.0,
-        rwnd: 64_240.0,
+        // Seed 004's defaults with a receive buffer large enough never to limit.
         rcvbuf: 16.0 * 1024.0 * 1024.0,
+        ..SlowStartParams::from_values(widget_spec::widget("slow-start").unwrap(), &[])
     })
 }
 

@@ -114,31 +114,32 @@ fn npm_ci(dir: &str) -> Result {
     sh::run(c)
 }
 
-/// Debian's chromium for the browser tests: installed with apt when we are
-/// root, otherwise the exact command is printed.
+/// Debian's chromium for the browser tests.
 fn chromium() -> Result {
     if std::path::Path::new(CHROMIUM).exists() {
         return Ok(());
     }
+    apt_install(&["chromium"], "Debian's chromium for the browser tests")
+}
+
+/// Installs Debian packages with apt when we are root; otherwise fails with
+/// the exact command to run.
+fn apt_install(packages: &[&str], why: &str) -> Result {
     let is_root = sh::output("id", &["-u"]).as_deref() == Some("0");
     if !is_root {
         return Err(format!(
-            "the browser tests need Debian's chromium at {CHROMIUM}; run:\n    sudo apt-get update && sudo apt-get install -y chromium"
+            "{why} is missing; run:\n    sudo apt-get update && sudo apt-get install -y {}",
+            packages.join(" ")
         ));
     }
-    println!("xtask: installing Debian's chromium for the browser tests");
+    println!("xtask: installing {why} with apt");
     let mut update = sh::cmd("apt-get");
     update.args(["update", "-qq"]);
     sh::run(update)?;
     let mut install = sh::cmd("apt-get");
     install
-        .args([
-            "install",
-            "-y",
-            "-qq",
-            "--no-install-recommends",
-            "chromium",
-        ])
+        .args(["install", "-y", "-qq", "--no-install-recommends"])
+        .args(packages)
         .env("DEBIAN_FRONTEND", "noninteractive");
     sh::run(install)
 }
