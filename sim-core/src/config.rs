@@ -124,11 +124,21 @@ pub struct RequestResponse {
     pub response_bytes: u64,
 }
 
+/// One host's TCP settings: how it sends and how it receives. Each host sends
+/// and receives (the client's request, the server's response), as in Linux.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostConfig {
+    pub sender: SenderConfig,
+    pub receiver: ReceiverConfig,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     pub path: PathConfig,
-    pub sender: SenderConfig,
-    pub receiver: ReceiverConfig,
+    /// Opens the connection and sends the request; receives the response.
+    pub client: HostConfig,
+    /// Accepts the connection and sends the response.
+    pub server: HostConfig,
     pub app: RequestResponse,
     /// Stop the run here even if the transfer has not finished.
     pub time_limit: SimDuration,
@@ -139,8 +149,8 @@ impl Default for Scenario {
     fn default() -> Self {
         Scenario {
             path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),
-            sender: SenderConfig::default(),
-            receiver: ReceiverConfig::default(),
+            client: HostConfig::default(),
+            server: HostConfig::default(),
             app: RequestResponse {
                 request_bytes: 147,
                 response_bytes: 512 * 1024,
@@ -150,10 +160,37 @@ impl Default for Scenario {
     }
 }
 
-/// A setting outside what the simulator accepts, naming the key and the range.
+impl HostConfig {
+    /// Checks one host's settings; `host` is `client` or `server`.
+    pub fn validate(&self, host: &str) -> Result<(), ConfigError> {
+        let key = |k: &str| format!("{host}.{k}");
+        check(&key("mss"), self.sender.mss, 64, 65_000, " B")?;
+        check(&key("route.initcwnd"), self.sender.initcwnd, 1, 1_000, "")?;
+        check(
+            &key("syn_window"),
+            self.receiver.syn_window,
+            1,
+            65_535,
+            " B",
+        )?;
+        check(&key("rcvbuf"), self.receiver.rcvbuf, 2_048, 1 << 31, " B")?;
+        check(
+            &key("rcvbuf_max"),
+            self.receiver.rcvbuf_max,
+            self.receiver.rcvbuf,
+            1 << 31,
+            " B",
+        )?;
+        check(&key("wscale"), self.receiver.wscale, 0, 14, "")?;
+        Ok(())
+    }
+}
+
+/// A setting outside what the simulator accepts, naming the key (as scenario
+/// files spell it) and the allowed range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
-    pub key: &'static str,
+    pub key: String,
     pub message: String,
 }
 
@@ -166,7 +203,7 @@ impl std::fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 fn check<T: PartialOrd + std::fmt::Display>(
-    key: &'static str,
+    key: &str,
     v: T,
     lo: T,
     hi: T,
@@ -174,7 +211,7 @@ fn check<T: PartialOrd + std::fmt::Display>(
 ) -> Result<(), ConfigError> {
     if v < lo || v > hi {
         return Err(ConfigError {
-            key,
+            key: key.to_string(),
             message: format!("{v}{unit} is outside the allowed range {lo}{unit} to {hi}{unit}"),
         });
     }
@@ -184,29 +221,26 @@ fn check<T: PartialOrd + std::fmt::Display>(
 impl Scenario {
     /// Checks every value against the range the model supports.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check("rate", self.path.rate_bps, 1_000, 100_000_000_000, " bit/s")?;
         check(
-            "delay",
+            "path.rate",
+            self.path.rate_bps,
+            1_000,
+            100_000_000_000,
+            " bit/s",
+        )?;
+        check(
+            "path.rtt",
             self.path.delay_forward.0.max(self.path.delay_reverse.0),
             0,
             10_000_000_000,
             " ns",
         )?;
-        check("queue", self.path.queue_bytes, 0, 1 << 32, " B")?;
-        check("mss", self.sender.mss, 64, 65_000, " B")?;
-        check("initcwnd", self.sender.initcwnd, 1, 1_000, "")?;
-        check("syn_window", self.receiver.syn_window, 1, 65_535, " B")?;
-        check("rcvbuf", self.receiver.rcvbuf, 2_048, 1 << 31, " B")?;
-        check(
-            "rcvbuf_max",
-            self.receiver.rcvbuf_max,
-            self.receiver.rcvbuf,
-            1 << 31,
-            " B",
-        )?;
-        check("wscale", self.receiver.wscale, 0, 14, "")?;
-        check("request", self.app.request_bytes, 0, 1 << 30, " B")?;
-        check("response", self.app.response_bytes, 1, 1 << 34, " B")?;
+        check("path.queue", self.path.queue_bytes, 0, 1 << 32, " B")?;
+        for (host, h) in [("client", &self.client), ("server", &self.server)] {
+            h.validate(host)?;
+        }
+        check("app.request", self.app.request_bytes, 0, 1 << 30, " B")?;
+        check("app.response", self.app.response_bytes, 1, 1 << 34, " B")?;
         check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
         Ok(())
     }

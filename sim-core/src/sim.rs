@@ -13,7 +13,7 @@ use crate::config::{ConfigError, Scenario};
 use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig, LinkStats};
 use crate::segment::{Segment, Side};
-use crate::tcp::{Socket, SocketConfig};
+use crate::tcp::Socket;
 use crate::time::SimTime;
 use crate::trace::{Trace, TraceEvent};
 
@@ -149,15 +149,11 @@ impl World {
 /// Runs a scenario to completion (or to its time limit).
 pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
     scenario.validate()?;
-    let sock_cfg = SocketConfig {
-        sender: scenario.sender.clone(),
-        receiver: scenario.receiver.clone(),
-    };
     let p = &scenario.path;
     let mut w = World {
         queue: EventQueue::new(),
-        client: Socket::connect(&sock_cfg),
-        server: Socket::listen(&sock_cfg),
+        client: Socket::connect(&scenario.client),
+        server: Socket::listen(&scenario.server),
         uplink: Link::new(LinkConfig {
             rate_bps: p.rate_bps,
             delay: p.delay_forward,

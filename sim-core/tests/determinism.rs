@@ -15,6 +15,6 @@ fn the_same_scenario_gives_the_same_trace_hash() {
 fn a_different_scenario_gives_a_different_hash() {
     let a = run(&seed_004());
     let mut s = seed_004();
-    s.sender.initcwnd = 11;
+    s.server.sender.initcwnd = 11;
     assert_ne!(a.trace.hash(), run(&s).trace.hash());
 }

@@ -30,12 +30,13 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 time_limit: SimDuration::from_secs(120),
                 ..Scenario::default()
             };
-            s.sender.mss = mss;
-            s.sender.initcwnd = initcwnd;
+            s.server.sender.mss = mss;
+            s.client.sender.mss = mss;
+            s.server.sender.initcwnd = initcwnd;
             s.app.response_bytes = size;
-            s.receiver.syn_window = synw;
-            s.receiver.rcvbuf = rcvbuf;
-            s.receiver.rcvbuf_max = rcvbuf.max(6 << 20);
+            s.client.receiver.syn_window = synw;
+            s.client.receiver.rcvbuf = rcvbuf;
+            s.client.receiver.rcvbuf_max = rcvbuf.max(6 << 20);
             s
         })
 }

@@ -15,8 +15,8 @@ fn shallow_queue() -> sim_core::config::Scenario {
         queue_bytes: 15_000,
         ..PathConfig::symmetric(10_000_000, SimDuration::from_millis(20))
     };
-    s.sender.initcwnd = 40;
-    s.receiver.rcvbuf = 4 << 20;
+    s.server.sender.initcwnd = 40;
+    s.client.receiver.rcvbuf = 4 << 20;
     s
 }
 

@@ -86,7 +86,7 @@ fn a_default_linux_client_window_caps_initcwnd_100_at_44_segments() {
     // Whole segments only: 44 x 1448 = 63712 bytes fit, the 45th does not.
     // (Seed 004's capture with initcwnd 100 shows the same 63712-byte first flight.)
     let mut s = seed_004();
-    s.sender.initcwnd = 100;
+    s.server.sender.initcwnd = 100;
     let run = run(&s);
     let f = flights(&run.trace, Side::Server);
     assert_eq!(f[0].segments, 44);
@@ -96,8 +96,8 @@ fn a_default_linux_client_window_caps_initcwnd_100_at_44_segments() {
 #[test]
 fn initcwnd_100_sends_100_segments_at_once_when_the_window_allows() {
     let mut s = large_window(seed_004());
-    s.sender.initcwnd = 100;
-    s.receiver.syn_window = 65_535;
+    s.server.sender.initcwnd = 100;
+    s.client.receiver.syn_window = 65_535;
     // A 65535-byte SYN window is still less than 100 segments: the cap is the SYN's.
     let run = run(&s);
     let f = flights(&run.trace, Side::Server);

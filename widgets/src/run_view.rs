@@ -44,12 +44,13 @@ impl SlowStartParams {
             path: PathConfig::symmetric(self.bandwidth_bps as u64, SimDuration(self.rtt_ns as u64)),
             ..Scenario::default()
         };
-        s.sender.mss = self.mss as u32;
-        s.sender.initcwnd = self.initcwnd as u32;
+        s.server.sender.mss = self.mss as u32;
+        s.client.sender.mss = self.mss as u32;
+        s.server.sender.initcwnd = self.initcwnd as u32;
         s.app.response_bytes = self.size as u64;
-        s.receiver.syn_window = self.rwnd as u32;
-        s.receiver.rcvbuf = self.rcvbuf as u64;
-        s.receiver.rcvbuf_max = s.receiver.rcvbuf_max.max(self.rcvbuf as u64);
+        s.client.receiver.syn_window = self.rwnd as u32;
+        s.client.receiver.rcvbuf = self.rcvbuf as u64;
+        s.client.receiver.rcvbuf_max = s.client.receiver.rcvbuf_max.max(self.rcvbuf as u64);
         s
     }
 }
@@ -79,10 +80,14 @@ impl RunView {
                 };
                 RunView {
                     transits: analysis::transits(&run.trace),
-                    cwnd: analysis::cwnd_series(&run.trace, Side::Server, scenario.sender.initcwnd)
-                        .into_iter()
-                        .map(|(t, c)| (t.0 as f64, c))
-                        .collect(),
+                    cwnd: analysis::cwnd_series(
+                        &run.trace,
+                        Side::Server,
+                        scenario.server.sender.initcwnd,
+                    )
+                    .into_iter()
+                    .map(|(t, c)| (t.0 as f64, c))
+                    .collect(),
                     summary,
                     end_ns: end.0 as f64,
                     rate_bps: scenario.path.rate_bps as f64,

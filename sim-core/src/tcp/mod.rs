@@ -5,4 +5,4 @@ pub mod receive_window;
 pub mod rtt;
 mod socket;
 
-pub use socket::{Socket, SocketConfig};
+pub use socket::Socket;

@@ -18,17 +18,11 @@
 use super::receive_window::ReceiveWindow;
 use super::rtt::RttEstimator;
 use crate::cc::{Algorithm, ControlBlock};
-use crate::config::{ReceiverConfig, SenderConfig};
+use crate::config::HostConfig;
 use crate::segment::{Flags, Segment, Side};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
 use std::collections::VecDeque;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct SocketConfig {
-    pub sender: SenderConfig,
-    pub receiver: ReceiverConfig,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -92,7 +86,7 @@ pub struct Socket {
 }
 
 impl Socket {
-    fn new(side: Side, state: State, cfg: &SocketConfig) -> Self {
+    fn new(side: Side, state: State, cfg: &HostConfig) -> Self {
         let mss = cfg.sender.mss;
         Socket {
             side,
@@ -127,12 +121,12 @@ impl Socket {
     }
 
     /// An active opener: its first `poll_transmit` is the SYN.
-    pub fn connect(cfg: &SocketConfig) -> Self {
+    pub fn connect(cfg: &HostConfig) -> Self {
         Socket::new(Side::Client, State::SynSent, cfg)
     }
 
     /// A passive opener waiting for a SYN.
-    pub fn listen(cfg: &SocketConfig) -> Self {
+    pub fn listen(cfg: &HostConfig) -> Self {
         Socket::new(Side::Server, State::Listen, cfg)
     }
 

@@ -19,8 +19,8 @@ pub fn seed_004() -> Scenario {
 
 /// The same with a receive buffer so large the window never limits the sender.
 pub fn large_window(mut s: Scenario) -> Scenario {
-    s.receiver.rcvbuf = 16 << 20;
-    s.receiver.rcvbuf_max = 16 << 20;
+    s.client.receiver.rcvbuf = 16 << 20;
+    s.client.receiver.rcvbuf_max = 16 << 20;
     s
 }
 
