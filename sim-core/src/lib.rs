@@ -21,6 +21,9 @@ pub mod cc;
 pub mod config;
 pub mod event_queue;
 pub mod link;
+pub mod report;
+#[cfg(feature = "scenario-file")]
+pub mod scenario_file;
 pub mod segment;
 pub mod sim;
 pub mod tcp;

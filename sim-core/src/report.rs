@@ -1,0 +1,139 @@
+//! Text reports derived from a run's trace: a CSV time series of the data
+//! sender's state and a tcpdump-like packet listing. (The JSON summary is
+//! assembled by `tcpsim` from [`crate::analysis::Summary`].)
+
+use crate::segment::{Segment, Side};
+use crate::sim::RunResult;
+use crate::trace::TraceEvent;
+use std::fmt::Write;
+
+/// One row per change of the server's (the data sender's) state:
+/// `time_ms,cwnd,ssthresh,bytes_in_flight,rwnd`. ssthresh is empty while it is
+/// still the "infinite" initial value; bytes in flight are bytes sent above
+/// the highest cumulative ACK received.
+pub fn csv_series(run: &RunResult) -> String {
+    let mut out = String::from("time_ms,cwnd,ssthresh,bytes_in_flight,rwnd\n");
+    let (mut cwnd, mut ssthresh) = (run.scenario.server.sender.initcwnd, None::<u32>);
+    let (mut high, mut una, mut rwnd) = (1u64, 1u64, 0u64);
+    for r in run.trace.records() {
+        let changed = match r.event {
+            TraceEvent::CwndChanged {
+                side: Side::Server,
+                new,
+                ssthresh: st,
+                ..
+            } => {
+                cwnd = new;
+                ssthresh = (st < crate::cc::TCP_INFINITE_SSTHRESH).then_some(st);
+                true
+            }
+            TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server && seg.len > 0 => {
+                high = high.max(seg.end_seq());
+                true
+            }
+            TraceEvent::SegmentReceived {
+                to: Side::Server,
+                seg,
+            } if seg.flags.ack && !seg.flags.syn => {
+                una = una.max(seg.ack);
+                rwnd = seg.wnd;
+                true
+            }
+            _ => false,
+        };
+        if changed {
+            let st = ssthresh.map_or(String::new(), |s| s.to_string());
+            let _ = writeln!(
+                out,
+                "{:.6},{cwnd},{st},{},{rwnd}",
+                r.time.as_millis_f64(),
+                high.saturating_sub(una)
+            );
+        }
+    }
+    out
+}
+
+fn flags(seg: &Segment) -> String {
+    let mut f = String::new();
+    if seg.flags.syn {
+        f.push('S');
+    }
+    if seg.flags.fin {
+        f.push('F');
+    }
+    if seg.flags.ack {
+        f.push('.');
+    }
+    f
+}
+
+/// A tcpdump-like listing of every packet event (times in seconds, relative
+/// sequence numbers), plus timer and cwnd events.
+pub fn trace_lines(run: &RunResult) -> String {
+    let mut out = String::new();
+    for r in run.trace.records() {
+        let t = r.time.as_secs_f64();
+        let _ = match r.event {
+            TraceEvent::SegmentSent {
+                seg,
+                flight,
+                retransmit,
+                arrives,
+                ..
+            } => writeln!(
+                out,
+                "{t:.6} {} > {}: Flags [{}], seq {}:{}, ack {}, win {}, length {}{}{}{}",
+                seg.from.name(),
+                seg.from.peer().name(),
+                flags(&seg),
+                seg.seq,
+                seg.end_seq(),
+                seg.ack,
+                seg.wnd,
+                seg.len,
+                if flight > 0 {
+                    format!(", flight {flight}")
+                } else {
+                    String::new()
+                },
+                if retransmit { ", retransmission" } else { "" },
+                if arrives.is_none() { ", DROPPED" } else { "" },
+            ),
+            TraceEvent::SegmentReceived { .. } | TraceEvent::SegmentDropped { .. } => Ok(()),
+            TraceEvent::CwndChanged {
+                side,
+                old,
+                new,
+                ssthresh,
+            } => {
+                writeln!(
+                    out,
+                    "{t:.6} {} cwnd {old} -> {new} (ssthresh {ssthresh})",
+                    side.name()
+                )
+            }
+            TraceEvent::RtoFired { side, rto_ns } => {
+                writeln!(
+                    out,
+                    "{t:.6} {} retransmission timeout ({:.0} ms)",
+                    side.name(),
+                    rto_ns as f64 / 1e6
+                )
+            }
+            TraceEvent::DelayedAckArmed { side, deadline } => {
+                writeln!(
+                    out,
+                    "{t:.6} {} delayed ACK timer set for {:.6}",
+                    side.name(),
+                    deadline.as_secs_f64()
+                )
+            }
+            TraceEvent::Established { side } => writeln!(out, "{t:.6} {} established", side.name()),
+            TraceEvent::TransferComplete { bytes } => {
+                writeln!(out, "{t:.6} client has read all {bytes} bytes")
+            }
+        };
+    }
+    out
+}

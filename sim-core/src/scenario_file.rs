@@ -1,0 +1,494 @@
+//! Scenario files: TOML whose keys are Linux's own names.
+//!
+//! ```toml
+//! format = 1
+//! name = "seed-004-7ms"
+//!
+//! [path]
+//! rate = "1Gbit"
+//! rtt = "7ms"
+//!
+//! [server.route]
+//! initcwnd = 10                                  # ip route ... initcwnd 10
+//!
+//! [client.sysctl]
+//! "net.ipv4.tcp_rmem" = "4096 131072 6291456"    # sysctl -w net.ipv4.tcp_rmem=...
+//!
+//! [client.sockopt]
+//! SO_RCVBUF = "64KiB"                            # setsockopt(SOL_SOCKET, SO_RCVBUF)
+//!
+//! [app]
+//! type = "request-response"
+//! request = "147B"
+//! response = "512KiB"
+//! ```
+//!
+//! Quantities carry their units (`"7ms"`, `"100Mbit"`, `"16KiB"`). Every key
+//! is checked: an unknown key, a malformed value or one out of range is an
+//! error that names the key and what is allowed. The appendix "Scenario file
+//! reference" documents the format; `scenarios/scenario.schema.json` is its
+//! JSON Schema (`tcpsim schema`).
+
+use crate::cc::Algorithm;
+use crate::config::{ConfigError, HostConfig, PathConfig, RequestResponse, Scenario};
+use crate::segment::HEADER_BYTES;
+use crate::time::SimDuration;
+use crate::units::{parse_bytes, parse_duration, parse_rate};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The format version this code reads.
+pub const FORMAT: u32 = 1;
+
+/// `net.core.rmem_max` default: the cap on `SO_RCVBUF` requests.
+pub const RMEM_MAX_DEFAULT: u64 = 212_992;
+
+/// A scenario file as written.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Format version: 1.
+    pub format: u32,
+    /// Short identifier, e.g. the seed case it reproduces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Stop after this much simulated time, e.g. "600s" (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit: Option<String>,
+    pub path: PathSection,
+    #[serde(default)]
+    pub client: HostSection,
+    #[serde(default)]
+    pub server: HostSection,
+    pub app: AppSection,
+}
+
+/// The bottleneck between client and server (the same in each direction).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathSection {
+    /// Bottleneck rate, e.g. "1Gbit", "100Mbit" (tc's units).
+    pub rate: String,
+    /// Round-trip propagation delay, split evenly, e.g. "7ms". Or give both one-way delays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt: Option<String>,
+    /// One-way delay client → server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_forward: Option<String>,
+    /// One-way delay server → client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_reverse: Option<String>,
+    /// Drop-tail queue size in bytes, e.g. "1.5MB" (default: 1000 packets of 1500 bytes,
+    /// Linux's txqueuelen). Or give `queue_bdp`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<String>,
+    /// Drop-tail queue as a multiple of the bandwidth-delay product.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_bdp: Option<f64>,
+    /// Path MTU in bytes (route attribute `mtu`); payload per segment is MTU − 52
+    /// (IPv4 20, TCP 20, timestamps 12). Default 1500.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtu: Option<u32>,
+}
+
+/// One host's settings, by the names Linux gives them.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HostSection {
+    /// sysctl names, e.g. "net.ipv4.tcp_rmem" = "4096 131072 6291456".
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sysctl: BTreeMap<String, Value>,
+    /// Socket options, e.g. SO_RCVBUF = "64KiB".
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sockopt: BTreeMap<String, Value>,
+    /// Route attributes (`ip route change ... initcwnd N initrwnd N`).
+    #[serde(default)]
+    pub route: RouteSection,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSection {
+    /// Initial congestion window in segments (default 10, `TCP_INIT_CWND`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initcwnd: Option<u32>,
+    /// Initial receive window in segments; like kernels before 6.10 it can only lower
+    /// the window the receive buffer allows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initrwnd: Option<u32>,
+}
+
+/// A sysctl or socket-option value: a number, or text as `sysctl -w` takes it.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Value {
+    Int(i64),
+    Text(String),
+}
+
+/// What the applications do.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum AppSection {
+    /// The client sends `request` bytes; once all have arrived the server answers
+    /// with `response` bytes (an HTTP GET and its reply).
+    RequestResponse {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request: Option<String>,
+        response: String,
+    },
+}
+
+/// Sysctls this version models, per host.
+pub const KNOWN_SYSCTLS: &[&str] = &[
+    "net.core.rmem_max",
+    "net.ipv4.tcp_congestion_control",
+    "net.ipv4.tcp_moderate_rcvbuf",
+    "net.ipv4.tcp_rmem",
+];
+
+/// Socket options this version models.
+pub const KNOWN_SOCKOPTS: &[&str] = &["SO_RCVBUF"];
+
+/// Why a scenario file cannot be used. `key` is the dotted path of the bad key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.key {
+            Some(k) => write!(f, "key `{k}`: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+impl From<ConfigError> for FileError {
+    fn from(e: ConfigError) -> Self {
+        FileError {
+            key: Some(e.key),
+            message: e.message,
+        }
+    }
+}
+
+fn err(key: impl Into<String>, message: impl Into<String>) -> FileError {
+    FileError {
+        key: Some(key.into()),
+        message: message.into(),
+    }
+}
+
+/// Parses and checks a scenario file's text.
+pub fn parse(text: &str) -> Result<(ScenarioFile, Scenario), FileError> {
+    let file: ScenarioFile = toml::from_str(text).map_err(|e| FileError {
+        key: None,
+        message: e.to_string().trim_end().to_string(),
+    })?;
+    let scenario = file.to_scenario()?;
+    Ok((file, scenario))
+}
+
+impl ScenarioFile {
+    /// Builds the simulator's scenario, checking every value.
+    pub fn to_scenario(&self) -> Result<Scenario, FileError> {
+        if self.format != FORMAT {
+            return Err(err(
+                "format",
+                format!(
+                    "{} is not a known format (this tcpsim reads format {FORMAT})",
+                    self.format
+                ),
+            ));
+        }
+        let mut s = Scenario {
+            path: self.path.to_config()?,
+            ..Scenario::default()
+        };
+        if let Some(t) = &self.time_limit {
+            s.time_limit = parse_duration(t).map_err(|e| err("time_limit", e.0))?;
+        }
+        let mss = match self.path.mtu {
+            None => crate::config::DEFAULT_MSS,
+            Some(mtu) if (576..=65_535).contains(&mtu) => mtu - HEADER_BYTES,
+            Some(mtu) => {
+                return Err(err(
+                    "path.mtu",
+                    format!("{mtu} is outside the allowed range 576 to 65535"),
+                ));
+            }
+        };
+        s.client = self.client.to_config("client", mss)?;
+        s.server = self.server.to_config("server", mss)?;
+        s.app = match &self.app {
+            AppSection::RequestResponse { request, response } => RequestResponse {
+                request_bytes: match request {
+                    Some(r) => parse_bytes(r)
+                        .map_err(|e| err("app.request", e.0))?
+                        .min(u32::MAX as u64) as u32,
+                    None => 0,
+                },
+                response_bytes: parse_bytes(response).map_err(|e| err("app.response", e.0))?,
+            },
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+impl PathSection {
+    fn to_config(&self) -> Result<PathConfig, FileError> {
+        let rate = parse_rate(&self.rate).map_err(|e| err("path.rate", e.0))?;
+        let dur = |key: &str, v: &str| parse_duration(v).map_err(|e| err(key, e.0));
+        let mut path = match (&self.rtt, &self.delay_forward, &self.delay_reverse) {
+            (Some(rtt), None, None) => PathConfig::symmetric(rate, dur("path.rtt", rtt)?),
+            (None, Some(f), Some(r)) => PathConfig {
+                delay_forward: dur("path.delay_forward", f)?,
+                delay_reverse: dur("path.delay_reverse", r)?,
+                ..PathConfig::symmetric(rate, SimDuration::ZERO)
+            },
+            _ => {
+                return Err(err(
+                    "path.rtt",
+                    "give either `rtt`, or both `delay_forward` and `delay_reverse`",
+                ));
+            }
+        };
+        match (&self.queue, self.queue_bdp) {
+            (Some(q), None) => {
+                path.queue_bytes = parse_bytes(q).map_err(|e| err("path.queue", e.0))?
+            }
+            (None, Some(m)) => {
+                if !(m.is_finite() && (0.0..=1000.0).contains(&m)) {
+                    return Err(err(
+                        "path.queue_bdp",
+                        format!("{m} is outside the allowed range 0 to 1000"),
+                    ));
+                }
+                let bdp = rate as f64 / 8.0 * path.rtt().as_secs_f64();
+                path.queue_bytes = (bdp * m).round() as u64;
+            }
+            (None, None) => {}
+            (Some(_), Some(_)) => {
+                return Err(err("path.queue", "give `queue` or `queue_bdp`, not both"));
+            }
+        }
+        Ok(path)
+    }
+}
+
+fn int(key: &str, v: &Value) -> Result<i64, FileError> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Text(t) => t
+            .trim()
+            .parse()
+            .map_err(|_| err(key, format!("`{t}` is not a whole number"))),
+    }
+}
+
+fn bytes(key: &str, v: &Value) -> Result<u64, FileError> {
+    match v {
+        Value::Int(i) if *i >= 0 => Ok(*i as u64),
+        Value::Int(i) => Err(err(key, format!("{i} is negative"))),
+        Value::Text(t) => parse_bytes(t).map_err(|e| err(key, e.0)),
+    }
+}
+
+impl HostSection {
+    fn to_config(&self, host: &str, mss: u32) -> Result<HostConfig, FileError> {
+        let mut h = HostConfig::default();
+        h.sender.mss = mss;
+        let mut rmem_max = RMEM_MAX_DEFAULT;
+        for (name, v) in &self.sysctl {
+            let key = format!("{host}.sysctl.\"{name}\"");
+            match name.as_str() {
+                "net.ipv4.tcp_congestion_control" => {
+                    let Value::Text(cc) = v else {
+                        return Err(err(key, "expected a name such as \"reno\""));
+                    };
+                    h.sender.congestion_control =
+                        Algorithm::by_name(cc).map_err(|e| err(&key, e.to_string()))?;
+                }
+                "net.ipv4.tcp_rmem" => {
+                    let Value::Text(t) = v else {
+                        return Err(err(key, "expected three sizes, \"min default max\""));
+                    };
+                    let parts: Vec<u64> = t
+                        .split_whitespace()
+                        .map(|p| parse_bytes(p).map_err(|e| err(&key, e.0)))
+                        .collect::<Result<_, _>>()?;
+                    let [min, default, max] = parts[..] else {
+                        return Err(err(key, "expected three sizes, \"min default max\""));
+                    };
+                    if !(min <= default && default <= max) {
+                        return Err(err(key, "sizes must be in order: min <= default <= max"));
+                    }
+                    h.receiver.rcvbuf = default;
+                    h.receiver.rcvbuf_max = max;
+                }
+                "net.ipv4.tcp_moderate_rcvbuf" => match int(&key, v)? {
+                    0 => h.receiver.autotune = false,
+                    1 => h.receiver.autotune = true,
+                    x => return Err(err(key, format!("{x} is outside the allowed range 0 to 1"))),
+                },
+                "net.core.rmem_max" => rmem_max = bytes(&key, v)?,
+                other => {
+                    return Err(err(
+                        key,
+                        format!(
+                            "sysctl `{other}` is not modelled (known: {})",
+                            KNOWN_SYSCTLS.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        for (name, v) in &self.sockopt {
+            let key = format!("{host}.sockopt.{name}");
+            match name.as_str() {
+                // man 7 socket: the kernel doubles the value (for bookkeeping overhead),
+                // capped at net.core.rmem_max, and stops autotuning (SOCK_RCVBUF_LOCK).
+                "SO_RCVBUF" => {
+                    let asked = bytes(&key, v)?;
+                    let rcvbuf = asked.min(rmem_max) * 2;
+                    h.receiver.rcvbuf = rcvbuf.max(2_304); // SOCK_MIN_RCVBUF
+                    h.receiver.rcvbuf_max = h.receiver.rcvbuf;
+                    h.receiver.autotune = false;
+                }
+                other => {
+                    return Err(err(
+                        key,
+                        format!(
+                            "socket option `{other}` is not modelled (known: {})",
+                            KNOWN_SOCKOPTS.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        // tcp_select_initial_window: the SYN offers the window the buffer backs,
+        // at most 65535, rounded down to whole segments of advmss.
+        let advmss = (mss + 12) as u64;
+        let space = (h.receiver.rcvbuf / 2).min(65_535);
+        let mut syn = if space > advmss {
+            space / advmss * advmss
+        } else {
+            space
+        };
+        if let Some(n) = self.route.initrwnd {
+            syn = syn.min(n as u64 * advmss);
+        }
+        h.receiver.syn_window = syn.max(1) as u32;
+        if let Some(n) = self.route.initcwnd {
+            h.sender.initcwnd = n;
+        }
+        h.validate(host)?;
+        Ok(h)
+    }
+}
+
+/// The JSON Schema of scenario files.
+pub fn json_schema() -> schemars::Schema {
+    schemars::schema_for!(ScenarioFile)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+format = 1
+[path]
+rate = "1Gbit"
+rtt = "7ms"
+[app]
+type = "request-response"
+request = "147B"
+response = "512KiB"
+"#;
+
+    #[test]
+    fn a_minimal_file_gives_linux_defaults() {
+        let (_, s) = parse(MINIMAL).unwrap();
+        assert_eq!(s.path.rtt(), SimDuration::from_millis(7));
+        assert_eq!(s.server.sender.initcwnd, 10);
+        assert_eq!(
+            s.client.receiver.syn_window, 64_240,
+            "44 x 1460, as Linux's SYN says"
+        );
+        assert_eq!(s.app.response_bytes, 524_288);
+        assert_eq!(
+            s,
+            Scenario::default(),
+            "the defaults are seed 004's 7 ms case"
+        );
+    }
+
+    #[test]
+    fn so_rcvbuf_is_doubled_capped_and_locks_autotuning() {
+        let text = format!("{MINIMAL}\n[client.sockopt]\nSO_RCVBUF = \"8KiB\"\n");
+        let (_, s) = parse(&text).unwrap();
+        assert_eq!(s.client.receiver.rcvbuf, 16_384);
+        assert!(!s.client.receiver.autotune);
+        let text = format!("{MINIMAL}\n[client.sockopt]\nSO_RCVBUF = \"1MiB\"\n");
+        let (_, s) = parse(&text).unwrap();
+        assert_eq!(
+            s.client.receiver.rcvbuf,
+            2 * RMEM_MAX_DEFAULT,
+            "capped at rmem_max, then doubled"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let e = parse(&MINIMAL.replace("rtt = ", "rttt = ")).unwrap_err();
+        assert!(e.message.contains("rttt"), "{e}");
+        let text = format!("{MINIMAL}\n[client.sysctl]\n\"net.ipv4.tcp_foo\" = 1\n");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("client.sysctl.\"net.ipv4.tcp_foo\""));
+        assert!(
+            e.message.contains("net.ipv4.tcp_rmem"),
+            "lists the known ones: {e}"
+        );
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_key_and_the_range() {
+        let text = format!("{MINIMAL}\n[server.route]\ninitcwnd = 5000\n");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("server.route.initcwnd"));
+        assert!(e.message.contains("1 to 1000"), "{e}");
+        let e = parse(&MINIMAL.replace("\"1Gbit\"", "\"1Tbit\"")).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("path.rate"));
+    }
+
+    #[test]
+    fn a_queue_can_be_sized_in_bdps() {
+        let text = MINIMAL
+            .replace("rtt = \"7ms\"", "rtt = \"20ms\"\nqueue_bdp = 1.0")
+            .replace("1Gbit", "100Mbit");
+        let (_, s) = parse(&text).unwrap();
+        assert_eq!(s.path.queue_bytes, 250_000, "0.02 s x 100 Mbit/s / 8");
+    }
+
+    #[test]
+    fn congestion_control_is_chosen_by_kernel_name() {
+        let text = format!(
+            "{MINIMAL}\n[server.sysctl]\n\"net.ipv4.tcp_congestion_control\" = \"vegas\"\n"
+        );
+        let e = parse(&text).unwrap_err();
+        assert!(
+            e.message.contains("unknown congestion control `vegas`"),
+            "{e}"
+        );
+    }
+}
