@@ -58,12 +58,30 @@ impl PathConfig {
     }
 }
 
-/// How the receiver decides when to acknowledge.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DelayedAckConfig {
-    /// ACK at once when more than one full segment is unacknowledged
-    /// (`__tcp_ack_snd_check`); otherwise wait up to `timeout`.
-    pub timeout: SimDuration,
+/// A receiver's acknowledgement policy (see `tcp::ack_policy`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DelayedAck {
+    /// Linux: quick-ACK mode at start and while the window grows, then one ACK
+    /// per two full segments or after the 40 ms timer.
+    Linux,
+    /// One ACK per two full segments, or after a fixed timer (Windows: 200 ms).
+    /// No quick-ACK mode.
+    Fixed(SimDuration),
+    /// Every segment is acknowledged at once.
+    Off,
+}
+
+/// When a sender may send a segment shorter than the MSS while data is unacknowledged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nagle {
+    /// `TCP_NODELAY`: always.
+    Off,
+    /// Linux (`tcp_nagle_check` with `tcp_minshall_check`): unless an earlier
+    /// sub-MSS segment is still unacknowledged.
+    Minshall,
+    /// RFC 896 as BSD, macOS and Windows implement it: only when nothing at all
+    /// is unacknowledged.
+    Classic,
 }
 
 /// Receive-side settings of an endpoint.
@@ -78,7 +96,9 @@ pub struct ReceiverConfig {
     /// `net.ipv4.tcp_moderate_rcvbuf` and no `SO_RCVBUF` lock.
     pub autotune: bool,
     pub wscale: u8,
-    pub delayed_ack: DelayedAckConfig,
+    pub delayed_ack: DelayedAck,
+    /// Route attribute `quickack 1` (or `TCP_QUICKACK` kept set): no delayed ACKs.
+    pub quickack: bool,
 }
 
 impl Default for ReceiverConfig {
@@ -89,9 +109,8 @@ impl Default for ReceiverConfig {
             rcvbuf_max: TCP_RMEM_MAX,
             autotune: true,
             wscale: DEFAULT_WSCALE,
-            delayed_ack: DelayedAckConfig {
-                timeout: TCP_DELACK_MIN,
-            },
+            delayed_ack: DelayedAck::Linux,
+            quickack: false,
         }
     }
 }
@@ -104,6 +123,7 @@ pub struct SenderConfig {
     /// Initial congestion window in segments (route attribute `initcwnd`).
     pub initcwnd: u32,
     pub congestion_control: Algorithm,
+    pub nagle: Nagle,
 }
 
 impl Default for SenderConfig {
@@ -112,16 +132,28 @@ impl Default for SenderConfig {
             mss: DEFAULT_MSS,
             initcwnd: TCP_INIT_CWND,
             congestion_control: Algorithm::default(),
+            nagle: Nagle::Minshall,
         }
     }
 }
 
-/// One request, one response: the client writes `request_bytes`, the server
-/// answers with `response_bytes` once the whole request has arrived.
+/// One request, one response: the client writes the request, the server
+/// answers once the whole request has arrived. Each is a list of `write()`
+/// calls made back to back (an HTTP header, then its body), because where one
+/// write ends decides what Nagle may hold back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestResponse {
-    pub request_bytes: u32,
-    pub response_bytes: u64,
+    pub request: Vec<u64>,
+    pub response: Vec<u64>,
+}
+
+impl RequestResponse {
+    pub fn request_bytes(&self) -> u64 {
+        self.request.iter().sum()
+    }
+    pub fn response_bytes(&self) -> u64 {
+        self.response.iter().sum()
+    }
 }
 
 /// One host's TCP settings: how it sends and how it receives. Each host sends
@@ -152,8 +184,8 @@ impl Default for Scenario {
             client: HostConfig::default(),
             server: HostConfig::default(),
             app: RequestResponse {
-                request_bytes: 147,
-                response_bytes: 512 * 1024,
+                request: vec![147],
+                response: vec![512 * 1024],
             },
             time_limit: SimDuration::from_secs(600),
         }
@@ -239,8 +271,10 @@ impl Scenario {
         for (host, h) in [("client", &self.client), ("server", &self.server)] {
             h.validate(host)?;
         }
-        check("app.request", self.app.request_bytes, 0, 1 << 30, " B")?;
-        check("app.response", self.app.response_bytes, 1, 1 << 34, " B")?;
+        check("app.request", self.app.request_bytes(), 0, 1 << 30, " B")?;
+        check("app.response", self.app.response_bytes(), 1, 1 << 34, " B")?;
+        check("app.request", self.app.request.len(), 0, 1000, " writes")?;
+        check("app.response", self.app.response.len(), 1, 1000, " writes")?;
         check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
         Ok(())
     }

@@ -30,7 +30,9 @@
 //! JSON Schema (`tcpsim schema`).
 
 use crate::cc::Algorithm;
-use crate::config::{ConfigError, HostConfig, PathConfig, RequestResponse, Scenario};
+use crate::config::{
+    ConfigError, DelayedAck, HostConfig, Nagle, PathConfig, RequestResponse, Scenario,
+};
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;
 use crate::units::{parse_bytes, parse_duration, parse_rate};
@@ -104,9 +106,27 @@ pub struct HostSection {
     /// Socket options, e.g. SO_RCVBUF = "64KiB".
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sockopt: BTreeMap<String, Value>,
-    /// Route attributes (`ip route change ... initcwnd N initrwnd N`).
+    /// Route attributes (`ip route change ... initcwnd N initrwnd N quickack 1`).
     #[serde(default)]
     pub route: RouteSection,
+    /// Behaviour of a stack other than Linux, for cases that describe one.
+    #[serde(default)]
+    pub stack: StackSection,
+}
+
+/// Where a case describes another TCP stack (BSD, macOS, Windows), these name
+/// the behaviour that differs from Linux.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StackSection {
+    /// "linux" (Minshall's variant, the default) or "classic" (RFC 896, as BSD,
+    /// macOS and Windows implement it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nagle: Option<String>,
+    /// "linux" (the default), "off", or a fixed delayed-ACK timer such as "200ms"
+    /// (Windows) with one ACK per two full segments and no quick-ACK mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -119,6 +139,9 @@ pub struct RouteSection {
     /// the window the receive buffer allows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initrwnd: Option<u32>,
+    /// 1: acknowledge every segment at once (no delayed ACKs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quickack: Option<u32>,
 }
 
 /// A sysctl or socket-option value: a number, or text as `sysctl -w` takes it.
@@ -133,13 +156,36 @@ pub enum Value {
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum AppSection {
-    /// The client sends `request` bytes; once all have arrived the server answers
-    /// with `response` bytes (an HTTP GET and its reply).
+    /// The client writes `request`; once all of it has arrived the server writes
+    /// `response` (an HTTP request and its reply). Each is a size or a list of
+    /// sizes, one per `write()` call.
     RequestResponse {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        request: Option<String>,
-        response: String,
+        request: Option<Writes>,
+        response: Writes,
     },
+}
+
+/// A size, or a list of sizes written one `write()` call after another
+/// (e.g. `["300B", "1300B"]` for an HTTP header and its body).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Writes {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Writes {
+    fn parse(&self, key: &str) -> Result<Vec<u64>, FileError> {
+        let texts: Vec<&String> = match self {
+            Writes::One(t) => vec![t],
+            Writes::Many(v) => v.iter().collect(),
+        };
+        texts
+            .into_iter()
+            .map(|t| parse_bytes(t).map_err(|e| err(key, e.0)))
+            .collect()
+    }
 }
 
 /// Sysctls this version models, per host.
@@ -151,7 +197,7 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
 ];
 
 /// Socket options this version models.
-pub const KNOWN_SOCKOPTS: &[&str] = &["SO_RCVBUF"];
+pub const KNOWN_SOCKOPTS: &[&str] = &["SO_RCVBUF", "TCP_NODELAY", "TCP_QUICKACK"];
 
 /// Why a scenario file cannot be used. `key` is the dotted path of the bad key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,13 +276,11 @@ impl ScenarioFile {
         s.server = self.server.to_config("server", mss)?;
         s.app = match &self.app {
             AppSection::RequestResponse { request, response } => RequestResponse {
-                request_bytes: match request {
-                    Some(r) => parse_bytes(r)
-                        .map_err(|e| err("app.request", e.0))?
-                        .min(u32::MAX as u64) as u32,
-                    None => 0,
+                request: match request {
+                    Some(r) => r.parse("app.request")?,
+                    None => Vec::new(),
                 },
-                response_bytes: parse_bytes(response).map_err(|e| err("app.response", e.0))?,
+                response: response.parse("app.response")?,
             },
         };
         s.validate()?;
@@ -295,6 +339,15 @@ fn int(key: &str, v: &Value) -> Result<i64, FileError> {
     }
 }
 
+/// A 0/1 switch, as sysctls and socket options take it.
+fn flag(key: &str, v: &Value) -> Result<bool, FileError> {
+    match int(key, v)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        x => Err(err(key, format!("{x} is outside the allowed range 0 to 1"))),
+    }
+}
+
 fn bytes(key: &str, v: &Value) -> Result<u64, FileError> {
     match v {
         Value::Int(i) if *i >= 0 => Ok(*i as u64),
@@ -335,11 +388,7 @@ impl HostSection {
                     h.receiver.rcvbuf = default;
                     h.receiver.rcvbuf_max = max;
                 }
-                "net.ipv4.tcp_moderate_rcvbuf" => match int(&key, v)? {
-                    0 => h.receiver.autotune = false,
-                    1 => h.receiver.autotune = true,
-                    x => return Err(err(key, format!("{x} is outside the allowed range 0 to 1"))),
-                },
+                "net.ipv4.tcp_moderate_rcvbuf" => h.receiver.autotune = flag(&key, v)?,
                 "net.core.rmem_max" => rmem_max = bytes(&key, v)?,
                 other => {
                     return Err(err(
@@ -364,6 +413,15 @@ impl HostSection {
                     h.receiver.rcvbuf_max = h.receiver.rcvbuf;
                     h.receiver.autotune = false;
                 }
+                "TCP_NODELAY" => {
+                    if flag(&key, v)? {
+                        h.sender.nagle = Nagle::Off;
+                    }
+                }
+                // Linux clears TCP_QUICKACK again when the connection turns
+                // interactive; applications re-set it after each read. The
+                // simulator keeps it set, as such an application would.
+                "TCP_QUICKACK" => h.receiver.quickack |= flag(&key, v)?,
                 other => {
                     return Err(err(
                         key,
@@ -390,6 +448,54 @@ impl HostSection {
         h.receiver.syn_window = syn.max(1) as u32;
         if let Some(n) = self.route.initcwnd {
             h.sender.initcwnd = n;
+        }
+        match self.route.quickack {
+            None | Some(0) => {}
+            Some(1) => h.receiver.quickack = true,
+            Some(x) => {
+                return Err(err(
+                    format!("{host}.route.quickack"),
+                    format!("{x} is outside the allowed range 0 to 1"),
+                ));
+            }
+        }
+        if let Some(n) = &self.stack.nagle {
+            // TCP_NODELAY still wins: it turns either variant off.
+            let classic = match n.as_str() {
+                "linux" => false,
+                "classic" => true,
+                other => {
+                    return Err(err(
+                        format!("{host}.stack.nagle"),
+                        format!("`{other}`: use \"linux\" or \"classic\""),
+                    ));
+                }
+            };
+            if h.sender.nagle != Nagle::Off {
+                h.sender.nagle = if classic {
+                    Nagle::Classic
+                } else {
+                    Nagle::Minshall
+                };
+            }
+        }
+        if let Some(d) = &self.stack.delayed_ack {
+            let key = format!("{host}.stack.delayed_ack");
+            h.receiver.delayed_ack = match d.as_str() {
+                "linux" => DelayedAck::Linux,
+                "off" => DelayedAck::Off,
+                t => {
+                    let dur = parse_duration(t)
+                        .map_err(|e| err(&key, format!("{} (or \"linux\", \"off\")", e.0)))?;
+                    if dur < SimDuration::from_millis(1) || dur > SimDuration::from_millis(500) {
+                        return Err(err(
+                            key,
+                            format!("{t} is outside the allowed range 1ms to 500ms"),
+                        ));
+                    }
+                    DelayedAck::Fixed(dur)
+                }
+            };
         }
         h.validate(host)?;
         Ok(h)
@@ -425,7 +531,7 @@ response = "512KiB"
             s.client.receiver.syn_window, 64_240,
             "44 x 1460, as Linux's SYN says"
         );
-        assert_eq!(s.app.response_bytes, 524_288);
+        assert_eq!(s.app.response, vec![524_288]);
         assert_eq!(
             s,
             Scenario::default(),
@@ -469,6 +575,41 @@ response = "512KiB"
         assert!(e.message.contains("1 to 1000"), "{e}");
         let e = parse(&MINIMAL.replace("\"1Gbit\"", "\"1Tbit\"")).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("path.rate"));
+    }
+
+    #[test]
+    fn stack_behaviour_and_socket_options_map_to_the_model() {
+        let text = format!(
+            "{MINIMAL}\n[server.stack]\nnagle = \"classic\"\n[client.stack]\ndelayed_ack = \"200ms\"\n[client.route]\nquickack = 0\n"
+        );
+        let (_, s) = parse(&text).unwrap();
+        assert_eq!(s.server.sender.nagle, Nagle::Classic);
+        assert_eq!(
+            s.client.receiver.delayed_ack,
+            DelayedAck::Fixed(SimDuration::from_millis(200))
+        );
+        let text = format!(
+            "{MINIMAL}\n[server.sockopt]\nTCP_NODELAY = 1\n[server.stack]\nnagle = \"classic\"\n"
+        );
+        let (_, s) = parse(&text).unwrap();
+        assert_eq!(
+            s.server.sender.nagle,
+            Nagle::Off,
+            "TCP_NODELAY turns Nagle off whatever the stack"
+        );
+        let e = parse(&format!(
+            "{MINIMAL}\n[client.stack]\ndelayed_ack = \"2s\"\n"
+        ))
+        .unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("client.stack.delayed_ack"));
+    }
+
+    #[test]
+    fn requests_can_be_several_writes() {
+        let (_, s) =
+            parse(&MINIMAL.replace("request = \"147B\"", "request = [\"200B\", \"1400B\"]"))
+                .unwrap();
+        assert_eq!(s.app.request, vec![200, 1400]);
     }
 
     #[test]

@@ -130,18 +130,25 @@ impl World {
     }
 
     /// The application layer: the client writes its request once connected, the
-    /// server answers when the whole request is in.
-    fn run_apps(&mut self) {
+    /// server answers when the whole request is in. Each `write()` is offered to
+    /// TCP on its own, as a real application's would be.
+    fn run_apps(&mut self, now: SimTime) {
         if !self.request_sent && self.client.is_established() {
             self.request_sent = true;
-            self.client.app_write(self.app.request_bytes as u64);
+            for bytes in self.app.request.clone() {
+                self.client.app_write(bytes);
+                self.pump(now, Side::Client);
+            }
         }
         if !self.response_written
             && self.server.is_established()
-            && self.server.app_received() >= self.app.request_bytes as u64
+            && self.server.app_received() >= self.app.request_bytes()
         {
             self.response_written = true;
-            self.server.app_write(self.app.response_bytes);
+            for bytes in self.app.response.clone() {
+                self.server.app_write(bytes);
+                self.pump(now, Side::Server);
+            }
         }
     }
 }
@@ -208,12 +215,12 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
                 side
             }
         };
-        w.run_apps();
-        if w.client.app_received() >= scenario.app.response_bytes {
+        w.run_apps(now);
+        if w.client.app_received() >= scenario.app.response_bytes() {
             w.trace.push(
                 now,
                 TraceEvent::TransferComplete {
-                    bytes: scenario.app.response_bytes,
+                    bytes: scenario.app.response_bytes(),
                 },
             );
             break Outcome::Completed { at: now };

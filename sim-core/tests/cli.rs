@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn tcpsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tcpsim")).args(args).output().expect("tcpsim runs")
+    Command::new(env!("CARGO_BIN_EXE_tcpsim"))
+        .args(args)
+        .output()
+        .expect("tcpsim runs")
 }
 
 fn scenarios() -> PathBuf {
@@ -30,7 +33,12 @@ fn every_scenario_file_runs_and_reports_json() {
         }
         n += 1;
         let out = tcpsim(&["run", path.to_str().unwrap()]);
-        assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["outcome"], "completed", "{}", path.display());
         assert!(v["completion_ms"].as_f64().unwrap() > 0.0);
@@ -41,14 +49,23 @@ fn every_scenario_file_runs_and_reports_json() {
 #[test]
 fn csv_and_trace_formats_describe_the_same_run() {
     let file = scenarios().join("seed-004-512k-7ms.toml");
-    let csv = String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "csv"]).stdout).unwrap();
+    let csv = String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "csv"]).stdout)
+        .unwrap();
     assert!(csv.starts_with("time_ms,cwnd,ssthresh,bytes_in_flight,rwnd\n"));
     // The request's arrival (nothing in flight yet), then the first data segment
     // leaves at the same instant: cwnd 10, no ssthresh yet, the client's 502 x 128 window.
     let rows: Vec<&str> = csv.lines().skip(1).take(2).collect();
     assert_eq!(rows, ["10.502552,10,,0,64256", "10.502552,10,,1448,64256"]);
-    let trace = String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "trace"]).stdout).unwrap();
-    assert!(trace.lines().next().unwrap().contains("client > server: Flags [S], seq 0:1"));
+    let trace =
+        String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "trace"]).stdout)
+            .unwrap();
+    assert!(
+        trace
+            .lines()
+            .next()
+            .unwrap()
+            .contains("client > server: Flags [S], seq 0:1")
+    );
     assert!(trace.contains("flight 6"));
     assert!(!trace.contains("flight 7"));
 }
@@ -59,18 +76,26 @@ fn a_malformed_file_names_the_file_and_the_line() {
     let out = tcpsim(&["run", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with(&format!("tcpsim: {}:", p.display())), "{err}");
+    assert!(
+        err.starts_with(&format!("tcpsim: {}:", p.display())),
+        "{err}"
+    );
     assert!(err.contains("line 2"), "{err}");
 }
 
 #[test]
 fn an_out_of_range_value_names_the_key_and_the_range() {
-    let text = std::fs::read_to_string(scenarios().join("seed-004-initcwnd-100.toml")).unwrap().replace("initcwnd = 100", "initcwnd = 0");
+    let text = std::fs::read_to_string(scenarios().join("seed-004-initcwnd-100.toml"))
+        .unwrap()
+        .replace("initcwnd = 100", "initcwnd = 0");
     let p = write_temp("range", &text);
     let out = tcpsim(&["run", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("key `server.route.initcwnd`: 0 is outside the allowed range 1 to 1000"), "{err}");
+    assert!(
+        err.contains("key `server.route.initcwnd`: 0 is outside the allowed range 1 to 1000"),
+        "{err}"
+    );
 }
 
 #[test]

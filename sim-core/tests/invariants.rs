@@ -33,7 +33,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             s.server.sender.mss = mss;
             s.client.sender.mss = mss;
             s.server.sender.initcwnd = initcwnd;
-            s.app.response_bytes = size;
+            s.app.response = vec![size];
             s.client.receiver.syn_window = synw;
             s.client.receiver.rcvbuf = rcvbuf;
             s.client.receiver.rcvbuf_max = rcvbuf.max(6 << 20);
@@ -68,7 +68,7 @@ proptest! {
             }
         }
         if run.outcome.completed_at().is_some() {
-            prop_assert_eq!(delivered, s.app.response_bytes);
+            prop_assert_eq!(delivered, s.app.response_bytes());
         }
     }
 }

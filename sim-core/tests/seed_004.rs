@@ -13,9 +13,12 @@ use sim_core::segment::Side;
 use sim_core::sim::{self, RunResult};
 
 fn run(name: &str) -> RunResult {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
-    let (_, scenario) = scenario_file::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (_, scenario) =
+        scenario_file::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     sim::run(&scenario).unwrap()
 }
 
@@ -39,15 +42,24 @@ fn at_7ms_the_span_is_the_captures_63ms_less_at_most_one_flight() {
     let r = run("seed-004-512k-7ms.toml");
     assert_eq!(summarize(&r).round_trips(), 6);
     let span = span_with_close(&r);
-    assert!((63.0 - 7.0 - 1.5..=63.0).contains(&span), "simulated {span:.2} ms vs 63 ms measured");
+    assert!(
+        (63.0 - 7.0 - 1.5..=63.0).contains(&span),
+        "simulated {span:.2} ms vs 63 ms measured"
+    );
 }
 
 #[test]
 fn at_5ms_the_span_is_the_captures_46ms_less_at_most_one_flight() {
     let r = run("seed-004-512k-5ms.toml");
-    assert_eq!(r.scenario.client.receiver.syn_window, 42_340, "initrwnd 29 reproduces the capture's SYN");
+    assert_eq!(
+        r.scenario.client.receiver.syn_window, 42_340,
+        "initrwnd 29 reproduces the capture's SYN"
+    );
     let span = span_with_close(&r);
-    assert!((46.0 - 5.0 - 1.5..=46.0).contains(&span), "simulated {span:.2} ms vs 46 ms measured");
+    assert!(
+        (46.0 - 5.0 - 1.5..=46.0).contains(&span),
+        "simulated {span:.2} ms vs 46 ms measured"
+    );
 }
 
 #[test]
@@ -56,9 +68,15 @@ fn at_small_rtts_host_time_dominates_and_the_model_is_faster() {
     // of that; the rest is the VMs, httpd and wget. The model must be faster than
     // the measurement, and never faster than the wire: 363 packets of 1500 bytes at
     // 1 Gbit/s take 4.35 ms.
-    for (file, measured) in [("seed-004-512k-2.8ms.toml", 44.0), ("seed-004-512k-0.3ms.toml", 8.0)] {
+    for (file, measured) in [
+        ("seed-004-512k-2.8ms.toml", 44.0),
+        ("seed-004-512k-0.3ms.toml", 8.0),
+    ] {
         let span = span_with_close(&run(file));
-        assert!(span < measured && span > 4.35, "{file}: simulated {span:.2} ms vs {measured} ms measured");
+        assert!(
+            span < measured && span > 4.35,
+            "{file}: simulated {span:.2} ms vs {measured} ms measured"
+        );
     }
 }
 

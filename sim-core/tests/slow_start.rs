@@ -1,5 +1,7 @@
 //! Slow start, packet by packet, against what Linux does (tcp_cong.c
-//! `tcp_slow_start`, initcwnd 10, one ACK per two segments).
+//! `tcp_slow_start`, initcwnd 10). The ladder below is for a receiver that ACKs
+//! every second segment; a Linux receiver whose window is still growing ACKs
+//! every segment instead (cwnd +1 per ACK), with the same flights.
 //!
 //! ```text
 //!  server                                client
@@ -33,7 +35,7 @@ fn flights_double_exactly_when_the_window_is_large() {
 
 #[test]
 fn each_ack_for_two_segments_adds_two_to_cwnd() {
-    let run = run(&large_window(seed_004()));
+    let run = run(&every_other_ack(large_window(seed_004())));
     let steps = cwnd_steps(&run);
     // Flight 1's five ACKs take cwnd from 10 to 20, flight 2's ten ACKs to 40.
     assert_eq!(&steps[..5], &[12, 14, 16, 18, 20]);
@@ -46,7 +48,7 @@ fn each_ack_for_two_segments_adds_two_to_cwnd() {
 
 #[test]
 fn each_ack_releases_four_segments_in_slow_start() {
-    let run = run(&large_window(seed_004()));
+    let run = run(&every_other_ack(large_window(seed_004())));
     // The second flight goes out in bursts of four, one burst per ACK.
     let data: Vec<_> = sent_by(&run, Side::Server)
         .into_iter()
@@ -61,6 +63,24 @@ fn each_ack_releases_four_segments_in_slow_start() {
         );
     }
     assert_ne!(flight2[0].0, flight2[4].0);
+}
+
+#[test]
+fn a_linux_receiver_whose_window_grows_acks_every_segment_and_cwnd_grows_by_one() {
+    // tcp_grow_window sets quick-ACK mode each time rcv_ssthresh grows, so with a
+    // large buffer every segment is acknowledged on arrival: +1 per ACK, and each
+    // ACK releases two segments. The flights still double.
+    let run = run(&large_window(seed_004()));
+    let steps = cwnd_steps(&run);
+    assert_eq!(&steps[..10], &[11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    let acks = client_acks(&run);
+    let firsts: Vec<u64> = acks.iter().take(10).map(|(_, a)| *a).collect();
+    assert_eq!(firsts, (1..=10).map(|i| 1 + i * 1448).collect::<Vec<_>>());
+    let bytes: Vec<u64> = flights(&run.trace, Side::Server)
+        .iter()
+        .map(|f| f.bytes)
+        .collect();
+    assert_eq!(&bytes[..5], &[14_480, 28_960, 57_920, 115_840, 231_680]);
 }
 
 #[test]

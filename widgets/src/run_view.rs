@@ -47,7 +47,7 @@ impl SlowStartParams {
         s.server.sender.mss = self.mss as u32;
         s.client.sender.mss = self.mss as u32;
         s.server.sender.initcwnd = self.initcwnd as u32;
-        s.app.response_bytes = self.size as u64;
+        s.app.response = vec![self.size as u64];
         s.client.receiver.syn_window = self.rwnd as u32;
         s.client.receiver.rcvbuf = self.rcvbuf as u64;
         s.client.receiver.rcvbuf_max = s.client.receiver.rcvbuf_max.max(self.rcvbuf as u64);

@@ -1,6 +1,7 @@
 //! One TCP endpoint, modelled on Linux: the socket state machine and the
 //! pieces it is built from.
 
+pub mod ack_policy;
 pub mod receive_window;
 pub mod rtt;
 mod socket;

@@ -102,8 +102,10 @@ impl ReceiveWindow {
     }
 
     /// In-order data of `len` bytes arrived and was read at once; `copied_seq`
-    /// is the sequence number after it.
-    pub fn on_data(&mut self, now: SimTime, len: u32, copied_seq: u64) {
+    /// is the sequence number after it. Returns whether rcv_ssthresh grew (which
+    /// puts a Linux receiver in quick-ACK mode).
+    pub fn on_data(&mut self, now: SimTime, len: u32, copied_seq: u64) -> bool {
+        let before = self.rcv_ssthresh;
         // tcp_event_data_recv → tcp_grow_window, for segments of 128 bytes or more.
         if len >= 128 {
             let room = self
@@ -116,6 +118,7 @@ impl ReceiveWindow {
             }
         }
         self.space_adjust(now, copied_seq);
+        self.rcv_ssthresh > before
     }
 
     /// `tcp_rcv_space_adjust`: once per RTT, size the buffer for what was read.
@@ -142,6 +145,12 @@ impl ReceiveWindow {
         }
         self.space_seq = copied_seq;
         self.space_time = now;
+    }
+
+    /// The window currently offered: what is left of the last advertisement
+    /// (`tcp_receive_window`), seen from `rcv_wup`.
+    pub fn current_window(&self, rcv_wup: u64) -> u64 {
+        self.right_edge.saturating_sub(rcv_wup)
     }
 
     /// The window to put in an outgoing segment (bytes, after scaling).

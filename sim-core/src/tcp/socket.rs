@@ -15,10 +15,11 @@
 //! out-of-order segments are answered with an immediate duplicate ACK and
 //! discarded.
 
+use super::ack_policy::{AckDecision, AckPolicy};
 use super::receive_window::ReceiveWindow;
 use super::rtt::RttEstimator;
 use crate::cc::{Algorithm, ControlBlock};
-use crate::config::HostConfig;
+use crate::config::{HostConfig, Nagle};
 use crate::segment::{Flags, Segment, Side};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
@@ -80,8 +81,8 @@ pub struct Socket {
     rcv_wup: u64,
     rwin: ReceiveWindow,
     ack_now: bool,
-    delack_deadline: Option<SimTime>,
-    delack_timeout: SimDuration,
+    acks: AckPolicy,
+    nagle: Nagle,
     app_received: u64,
 }
 
@@ -114,8 +115,8 @@ impl Socket {
             rcv_wup: 0,
             rwin: ReceiveWindow::new(&cfg.receiver, mss),
             ack_now: false,
-            delack_deadline: None,
-            delack_timeout: cfg.receiver.delayed_ack.timeout,
+            acks: AckPolicy::new(cfg.receiver.delayed_ack.clone(), cfg.receiver.quickack),
+            nagle: cfg.sender.nagle,
             app_received: 0,
         }
     }
@@ -172,15 +173,15 @@ impl Socket {
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        match (self.rto_deadline, self.delack_deadline) {
+        match (self.rto_deadline, self.acks.deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
     }
 
     pub fn handle_timeout(&mut self, now: SimTime, trace: &mut Trace) {
-        if self.delack_deadline.is_some_and(|t| t <= now) {
-            self.delack_deadline = None;
+        if self.acks.deadline().is_some_and(|t| t <= now) {
+            self.acks.on_timer();
             self.ack_now = true;
         }
         if self.rto_deadline.is_some_and(|t| t <= now) {
@@ -371,20 +372,23 @@ impl Socket {
         }
         self.rcv_nxt += seg.len as u64;
         self.app_received += seg.len as u64;
-        self.rwin.on_data(now, seg.len, self.rcv_nxt);
-        // More than one full segment unacknowledged: ACK now. Otherwise delay.
-        if self.rcv_nxt - self.rcv_wup > self.mss as u64 {
-            self.ack_now = true;
-        } else if self.delack_deadline.is_none() {
-            let deadline = now + self.delack_timeout;
-            self.delack_deadline = Some(deadline);
-            trace.push(
-                now,
-                TraceEvent::DelayedAckArmed {
-                    side: self.side,
-                    deadline,
-                },
-            );
+        let grew = self.rwin.on_data(now, seg.len, self.rcv_nxt);
+        let unacked = self.rcv_nxt - self.rcv_wup;
+        let rcv_wnd = self.rwin.current_window(self.rcv_wup);
+        let armed_before = self.acks.deadline();
+        match self.acks.on_data(now, unacked, self.mss, rcv_wnd, grew) {
+            AckDecision::Now => self.ack_now = true,
+            AckDecision::Delay(deadline) => {
+                if armed_before != Some(deadline) {
+                    trace.push(
+                        now,
+                        TraceEvent::DelayedAckArmed {
+                            side: self.side,
+                            deadline,
+                        },
+                    );
+                }
+            }
         }
     }
 
@@ -395,7 +399,7 @@ impl Socket {
         seg.ack = self.rcv_nxt;
         seg.wnd = self.rwin.advertise(self.rcv_nxt);
         self.ack_now = false;
-        self.delack_deadline = None;
+        self.acks.on_ack_sent();
         self.rcv_wup = self.rcv_nxt;
     }
 
@@ -443,6 +447,17 @@ impl Socket {
         None
     }
 
+    /// Nagle's rule for a sub-MSS segment while data is in flight
+    /// (tcp_output.c `tcp_nagle_check`).
+    fn nagle_holds(&self) -> bool {
+        match self.nagle {
+            Nagle::Off => false,
+            // `tcp_minshall_check`: an earlier small segment is still unacknowledged.
+            Nagle::Minshall => self.snd_sml > self.snd_una,
+            Nagle::Classic => true,
+        }
+    }
+
     /// The next data segment that cwnd, the peer's window and Nagle allow.
     fn next_data(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
         if self.snd_nxt >= self.write_end {
@@ -460,10 +475,7 @@ impl Socket {
         if self.snd_nxt + len > self.snd_una + self.snd_wnd {
             return None;
         }
-        // Minshall's variant of Nagle (tcp_output.c `tcp_nagle_check`,
-        // `tcp_minshall_check`): hold a sub-MSS segment only while an earlier
-        // sub-MSS segment is still unacknowledged.
-        if len < self.mss as u64 && self.snd_sml > self.snd_una && self.packets_out() > 0 {
+        if len < self.mss as u64 && self.packets_out() > 0 && self.nagle_holds() {
             return None;
         }
         let seq = self.snd_nxt;
@@ -475,6 +487,7 @@ impl Socket {
             self.snd_sml = seq + len;
         }
         let flight = self.next_flight;
+        self.acks.on_data_sent(now);
         self.in_flight.push_back(InFlight {
             seq,
             end: seq + len,

@@ -1,7 +1,7 @@
 //! Shared fixtures for sim-core's integration tests.
 #![allow(dead_code)]
 
-use sim_core::config::{PathConfig, Scenario};
+use sim_core::config::{DelayedAck, PathConfig, Scenario, TCP_DELACK_MIN};
 use sim_core::segment::{Segment, Side};
 use sim_core::sim::{self, RunResult};
 use sim_core::time::{SimDuration, SimTime};
@@ -13,7 +13,7 @@ pub fn seed_004() -> Scenario {
         path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),
         ..Scenario::default()
     };
-    s.app.response_bytes = 524_288;
+    s.app.response = vec![524_288];
     s
 }
 
@@ -22,6 +22,24 @@ pub fn large_window(mut s: Scenario) -> Scenario {
     s.client.receiver.rcvbuf = 16 << 20;
     s.client.receiver.rcvbuf_max = 16 << 20;
     s
+}
+
+/// A receiver that ACKs every second full segment or after 40 ms, with no
+/// quick-ACK mode: the textbook delayed-ACK receiver (RFC 1122), which is what
+/// Linux settles into once its window stops growing.
+pub fn every_other_ack(mut s: Scenario) -> Scenario {
+    s.client.receiver.delayed_ack = DelayedAck::Fixed(TCP_DELACK_MIN);
+    s.server.receiver.delayed_ack = DelayedAck::Fixed(TCP_DELACK_MIN);
+    s
+}
+
+/// The client's pure ACKs (after the handshake): send time and cumulative ACK.
+pub fn client_acks(run: &RunResult) -> Vec<(SimTime, u64)> {
+    sent_by(run, Side::Client)
+        .into_iter()
+        .filter(|(_, s, _)| s.len == 0 && s.ack > 1)
+        .map(|(t, s, _)| (t, s.ack))
+        .collect()
 }
 
 pub fn run(s: &Scenario) -> RunResult {

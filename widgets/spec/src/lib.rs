@@ -163,8 +163,8 @@ pub const WIDGETS: &[WidgetSpec] = &[WidgetSpec {
         },
         Preset {
             name: "small-buffer",
-            title: "512 KiB at 7 ms, 32 KiB starting receive buffer",
-            values: &[("rcvbuf", "32KiB")],
+            title: "512 KiB at 7 ms, 40 KiB starting receive buffer",
+            values: &[("rcvbuf", "40KiB")],
         },
     ],
 }];
