@@ -52,6 +52,45 @@ pub fn flights(trace: &Trace, side: Side) -> Vec<Flight> {
     out
 }
 
+/// One request/response exchange (or push) and how long it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransferTiming {
+    pub index: u32,
+    pub bytes: u64,
+    /// When it started: the connection came up (first transfer) or its request
+    /// (or pushed response) was written.
+    pub started: SimTime,
+    /// When the client had read the whole response.
+    pub finished: SimTime,
+}
+
+impl TransferTiming {
+    pub fn duration(&self) -> crate::time::SimDuration {
+        self.finished.since(self.started)
+    }
+}
+
+/// Every completed transfer, in order.
+pub fn transfers(trace: &Trace) -> Vec<TransferTiming> {
+    trace
+        .records()
+        .iter()
+        .filter_map(|r| match r.event {
+            TraceEvent::TransferComplete {
+                index,
+                bytes,
+                started,
+            } => Some(TransferTiming {
+                index,
+                bytes,
+                started,
+                finished: r.time,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A transfer at a glance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -63,6 +102,7 @@ pub struct Summary {
     pub drops: u64,
     pub final_cwnd: Option<u32>,
     pub timed_out: bool,
+    pub transfers: Vec<TransferTiming>,
 }
 
 impl Summary {
@@ -102,6 +142,7 @@ pub fn summarize(run: &RunResult) -> Summary {
         drops,
         final_cwnd,
         timed_out: !matches!(run.outcome, Outcome::Completed { .. }),
+        transfers: transfers(&run.trace),
     }
 }
 

@@ -124,6 +124,9 @@ pub struct SenderConfig {
     pub initcwnd: u32,
     pub congestion_control: Algorithm,
     pub nagle: Nagle,
+    /// `net.ipv4.tcp_slow_start_after_idle`: shrink cwnd after an idle period
+    /// longer than the RTO (`tcp_cwnd_restart`).
+    pub slow_start_after_idle: bool,
 }
 
 impl Default for SenderConfig {
@@ -133,18 +136,23 @@ impl Default for SenderConfig {
             initcwnd: TCP_INIT_CWND,
             congestion_control: Algorithm::default(),
             nagle: Nagle::Minshall,
+            slow_start_after_idle: true,
         }
     }
 }
 
-/// One request, one response: the client writes the request, the server
-/// answers once the whole request has arrived. Each is a list of `write()`
+/// Request and response: the client writes the request, the server answers
+/// once the whole request has arrived (with no request, the server pushes the
+/// response as soon as the connection is up). Each is a list of `write()`
 /// calls made back to back (an HTTP header, then its body), because where one
-/// write ends decides what Nagle may hold back.
+/// write ends decides what Nagle may hold back. The exchange happens `repeat`
+/// times on the same connection, each one starting `gap` after the previous.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestResponse {
     pub request: Vec<u64>,
     pub response: Vec<u64>,
+    pub repeat: u32,
+    pub gap: SimDuration,
 }
 
 impl RequestResponse {
@@ -186,6 +194,8 @@ impl Default for Scenario {
             app: RequestResponse {
                 request: vec![147],
                 response: vec![512 * 1024],
+                repeat: 1,
+                gap: SimDuration::ZERO,
             },
             time_limit: SimDuration::from_secs(600),
         }
@@ -275,6 +285,8 @@ impl Scenario {
         check("app.response", self.app.response_bytes(), 1, 1 << 34, " B")?;
         check("app.request", self.app.request.len(), 0, 1000, " writes")?;
         check("app.response", self.app.response.len(), 1, 1000, " writes")?;
+        check("app.repeat", self.app.repeat, 1, 10_000, "")?;
+        check("app.gap", self.app.gap.0, 0, 3_600_000_000_000, " ns")?;
         check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
         Ok(())
     }

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod analysis;
+pub mod app;
 pub mod cc;
 pub mod config;
 pub mod event_queue;

@@ -130,9 +130,15 @@ pub fn trace_lines(run: &RunResult) -> String {
                 )
             }
             TraceEvent::Established { side } => writeln!(out, "{t:.6} {} established", side.name()),
-            TraceEvent::TransferComplete { bytes } => {
-                writeln!(out, "{t:.6} client has read all {bytes} bytes")
-            }
+            TraceEvent::TransferComplete {
+                index,
+                bytes,
+                started,
+            } => writeln!(
+                out,
+                "{t:.6} transfer {index}: client has read all {bytes} bytes ({:.3} ms after it started)",
+                r.time.since(started).as_millis_f64()
+            ),
         };
     }
     out

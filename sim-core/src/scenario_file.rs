@@ -157,12 +157,19 @@ pub enum Value {
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum AppSection {
     /// The client writes `request`; once all of it has arrived the server writes
-    /// `response` (an HTTP request and its reply). Each is a size or a list of
-    /// sizes, one per `write()` call.
+    /// `response` (an HTTP request and its reply). Without a request the server
+    /// pushes the response as soon as the connection is up. Each is a size or a
+    /// list of sizes, one per `write()` call.
     RequestResponse {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         request: Option<Writes>,
         response: Writes,
+        /// How many times the exchange happens on the connection (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        repeat: Option<u32>,
+        /// Time from the start of one exchange to the start of the next, e.g. "10s".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gap: Option<String>,
     },
 }
 
@@ -194,6 +201,7 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_congestion_control",
     "net.ipv4.tcp_moderate_rcvbuf",
     "net.ipv4.tcp_rmem",
+    "net.ipv4.tcp_slow_start_after_idle",
 ];
 
 /// Socket options this version models.
@@ -275,12 +283,22 @@ impl ScenarioFile {
         s.client = self.client.to_config("client", mss)?;
         s.server = self.server.to_config("server", mss)?;
         s.app = match &self.app {
-            AppSection::RequestResponse { request, response } => RequestResponse {
+            AppSection::RequestResponse {
+                request,
+                response,
+                repeat,
+                gap,
+            } => RequestResponse {
                 request: match request {
                     Some(r) => r.parse("app.request")?,
                     None => Vec::new(),
                 },
                 response: response.parse("app.response")?,
+                repeat: repeat.unwrap_or(1),
+                gap: match gap {
+                    Some(g) => parse_duration(g).map_err(|e| err("app.gap", e.0))?,
+                    None => SimDuration::ZERO,
+                },
             },
         };
         s.validate()?;
@@ -389,6 +407,9 @@ impl HostSection {
                     h.receiver.rcvbuf_max = max;
                 }
                 "net.ipv4.tcp_moderate_rcvbuf" => h.receiver.autotune = flag(&key, v)?,
+                "net.ipv4.tcp_slow_start_after_idle" => {
+                    h.sender.slow_start_after_idle = flag(&key, v)?
+                }
                 "net.core.rmem_max" => rmem_max = bytes(&key, v)?,
                 other => {
                     return Err(err(

@@ -9,6 +9,7 @@
 //!
 //! Hosts take no time to process a segment; only links and timers advance time.
 
+use crate::app::{Action, AppState};
 use crate::config::{ConfigError, Scenario};
 use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig, LinkStats};
@@ -22,8 +23,17 @@ use crate::trace::{Trace, TraceEvent};
 pub const MAX_EVENTS: u64 = 20_000_000;
 
 enum Event {
-    Arrive { to: Side, seg: Segment },
-    Timer { side: Side },
+    Arrive {
+        to: Side,
+        seg: Segment,
+    },
+    Timer {
+        side: Side,
+    },
+    /// The applications start transfer `index`.
+    AppStart {
+        index: u32,
+    },
 }
 
 /// How a run ended.
@@ -66,9 +76,9 @@ struct World {
     timer_at: [Option<SimTime>; 2],
     trace: Trace,
     next_id: u64,
-    request_sent: bool,
-    response_written: bool,
-    app: crate::config::RequestResponse,
+    apps: AppState,
+    /// Bytes of one response, for the transfer records.
+    app_bytes: u64,
 }
 
 fn slot(side: Side) -> usize {
@@ -129,25 +139,25 @@ impl World {
         }
     }
 
-    /// The application layer: the client writes its request once connected, the
-    /// server answers when the whole request is in. Each `write()` is offered to
-    /// TCP on its own, as a real application's would be.
-    fn run_apps(&mut self, now: SimTime) {
-        if !self.request_sent && self.client.is_established() {
-            self.request_sent = true;
-            for bytes in self.app.request.clone() {
-                self.client.app_write(bytes);
-                self.pump(now, Side::Client);
-            }
-        }
-        if !self.response_written
-            && self.server.is_established()
-            && self.server.app_received() >= self.app.request_bytes()
-        {
-            self.response_written = true;
-            for bytes in self.app.response.clone() {
-                self.server.app_write(bytes);
-                self.pump(now, Side::Server);
+    /// Carries out what the applications decided.
+    fn perform(&mut self, now: SimTime, actions: Vec<Action>) {
+        for action in actions {
+            match action {
+                Action::Write { side, bytes } => {
+                    let mut trace = std::mem::take(&mut self.trace);
+                    self.socket(side).app_write(now, bytes, &mut trace);
+                    self.trace = trace;
+                    self.pump(now, side);
+                }
+                Action::StartLater { index, at } => self.queue.push(at, Event::AppStart { index }),
+                Action::Complete { index, started } => self.trace.push(
+                    now,
+                    TraceEvent::TransferComplete {
+                        index,
+                        bytes: self.app_bytes,
+                        started,
+                    },
+                ),
             }
         }
     }
@@ -174,9 +184,8 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         timer_at: [None, None],
         trace: Trace::default(),
         next_id: 0,
-        request_sent: false,
-        response_written: false,
-        app: scenario.app.clone(),
+        apps: AppState::new(scenario.app.clone()),
+        app_bytes: scenario.app.response_bytes(),
     };
     let limit = SimTime::ZERO + scenario.time_limit;
     let mut now = SimTime::ZERO;
@@ -204,6 +213,11 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
                 w.trace = trace;
                 to
             }
+            Event::AppStart { index } => {
+                let actions = w.apps.start(index, now);
+                w.perform(now, actions);
+                continue;
+            }
             Event::Timer { side } => {
                 if w.timer_at[slot(side)] != Some(now) {
                     continue; // superseded by a later re-arm
@@ -215,14 +229,9 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
                 side
             }
         };
-        w.run_apps(now);
-        if w.client.app_received() >= scenario.app.response_bytes() {
-            w.trace.push(
-                now,
-                TraceEvent::TransferComplete {
-                    bytes: scenario.app.response_bytes(),
-                },
-            );
+        let actions = w.apps.poll(now, &w.client, &w.server);
+        w.perform(now, actions);
+        if w.apps.finished() {
             break Outcome::Completed { at: now };
         }
         w.pump(now, side);

@@ -41,8 +41,13 @@ pub enum TraceEvent {
     DelayedAckArmed { side: Side, deadline: SimTime },
     /// Handshake complete on this side.
     Established { side: Side },
-    /// The receiving application has read the whole response.
-    TransferComplete { bytes: u64 },
+    /// The client has read the whole response of transfer `index`, which
+    /// started (connection up or request written) at `started`.
+    TransferComplete {
+        index: u32,
+        bytes: u64,
+        started: SimTime,
+    },
 }
 
 /// An append-only list of records in time order.
@@ -128,9 +133,15 @@ impl Trace {
                     h.write(7);
                     h.write(side as u64);
                 }
-                TraceEvent::TransferComplete { bytes } => {
+                TraceEvent::TransferComplete {
+                    index,
+                    bytes,
+                    started,
+                } => {
                     h.write(8);
+                    h.write(index as u64);
                     h.write(bytes);
+                    h.write(started.0);
                 }
             }
         }

@@ -29,11 +29,17 @@ fn bulk(response: u64, nagle: Nagle, delack_ms: u64) -> Scenario {
 /// full segment before it reached the client.
 fn tail_timing(s: &Scenario) -> (SimTime, SimTime) {
     let run = run(s);
-    let data: Vec<_> = sent_by(&run, Side::Server).into_iter().filter(|(_, seg, _)| seg.len > 0).collect();
+    let data: Vec<_> = sent_by(&run, Side::Server)
+        .into_iter()
+        .filter(|(_, seg, _)| seg.len > 0)
+        .collect();
     let (tail_sent, tail, _) = *data.last().unwrap();
     assert!(tail.len < 1448, "the response ends in a short segment");
     let last_full = data[data.len() - 2].1;
-    let (arrived, _) = received_by(&run, Side::Client).into_iter().find(|(_, seg)| seg.seq == last_full.seq).unwrap();
+    let (arrived, _) = received_by(&run, Side::Client)
+        .into_iter()
+        .find(|(_, seg)| seg.seq == last_full.seq)
+        .unwrap();
     (tail_sent, arrived)
 }
 
@@ -45,7 +51,11 @@ fn classic_nagle_holds_the_88_byte_tail_of_100000_bytes_for_the_delayed_ack() {
     let (tail_sent, last_full_arrived) = tail_timing(&bulk(100_000, Nagle::Classic, 200));
     let wait = tail_sent.since(last_full_arrived).0;
     // The timer's 200 ms, then the ACK's 3.5 ms trip back.
-    assert!((203 * MS..205 * MS).contains(&wait), "tail left {} ms after", wait as f64 / 1e6);
+    assert!(
+        (203 * MS..205 * MS).contains(&wait),
+        "tail left {} ms after",
+        wait as f64 / 1e6
+    );
 }
 
 #[test]
@@ -63,7 +73,10 @@ fn linuxs_minshall_check_sends_the_88_byte_tail_at_once() {
     // it leaves in the same burst as the full segments before it.
     for nagle in [Nagle::Minshall, Nagle::Off] {
         let (tail_sent, last_full_arrived) = tail_timing(&bulk(100_000, nagle, 200));
-        assert!(tail_sent < last_full_arrived, "{nagle:?}: the tail left before the last full segment arrived");
+        assert!(
+            tail_sent < last_full_arrived,
+            "{nagle:?}: the tail left before the last full segment arrived"
+        );
     }
 }
 
@@ -80,7 +93,11 @@ fn header_then_body(nagle: Nagle, server_acks: DelayedAck) -> Scenario {
 /// How long after the header the body left the client.
 fn body_delay(s: &Scenario) -> SimDuration {
     let run = run(s);
-    let writes: Vec<SimTime> = sent_by(&run, Side::Client).into_iter().filter(|(_, seg, _)| seg.len > 0).map(|(t, _, _)| t).collect();
+    let writes: Vec<SimTime> = sent_by(&run, Side::Client)
+        .into_iter()
+        .filter(|(_, seg, _)| seg.len > 0)
+        .map(|(t, _, _)| t)
+        .collect();
     assert_eq!(writes.len(), 2, "header and body are separate segments");
     writes[1].since(writes[0])
 }
@@ -92,7 +109,10 @@ fn minshall_holds_the_body_until_the_small_header_is_acknowledged() {
     // trip (3.5 ms), its 40 ms timer and the ACK's trip back (3.5 ms); Linux's
     // own server, in quick-ACK mode on a new connection, answers at once and
     // the body waits one round trip.
-    let delayed = body_delay(&header_then_body(Nagle::Minshall, DelayedAck::Fixed(SimDuration::from_millis(40))));
+    let delayed = body_delay(&header_then_body(
+        Nagle::Minshall,
+        DelayedAck::Fixed(SimDuration::from_millis(40)),
+    ));
     assert!((47 * MS..48 * MS).contains(&delayed.0), "{delayed}");
     let quick = body_delay(&header_then_body(Nagle::Minshall, DelayedAck::Linux));
     assert!((7 * MS..8 * MS).contains(&quick.0), "{quick}");
@@ -100,6 +120,9 @@ fn minshall_holds_the_body_until_the_small_header_is_acknowledged() {
 
 #[test]
 fn tcp_nodelay_sends_the_body_right_behind_the_header() {
-    let d = body_delay(&header_then_body(Nagle::Off, DelayedAck::Fixed(SimDuration::from_millis(40))));
+    let d = body_delay(&header_then_body(
+        Nagle::Off,
+        DelayedAck::Fixed(SimDuration::from_millis(40)),
+    ));
     assert_eq!(d, SimDuration::ZERO);
 }

@@ -105,6 +105,7 @@ impl RunView {
                     drops: 0,
                     final_cwnd: None,
                     timed_out: true,
+                    transfers: Vec::new(),
                 },
                 end_ns: 0.0,
                 rate_bps: p.bandwidth_bps,

@@ -97,6 +97,11 @@ fn run(file: &PathBuf, format: Format) -> Result<String, String> {
                 "flights": s.flights.iter().map(|f| json!({
                     "index": f.index, "segments": f.segments, "bytes": f.bytes, "start_ms": f.start.as_millis_f64(),
                 })).collect::<Vec<_>>(),
+                "transfers": s.transfers.iter().map(|t| json!({
+                    "index": t.index, "bytes": t.bytes,
+                    "started_ms": t.started.as_millis_f64(), "finished_ms": t.finished.as_millis_f64(),
+                    "duration_ms": t.duration().as_millis_f64(),
+                })).collect::<Vec<_>>(),
                 "data_segments": s.data_segments,
                 "retransmissions": s.retransmissions,
                 "drops": s.drops,

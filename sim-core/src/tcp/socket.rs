@@ -43,6 +43,25 @@ struct InFlight {
     retransmitted: bool,
 }
 
+/// `tcp_cwnd_restart` (tcp_output.c): halve cwnd once per RTO of idle time,
+/// never below min(initcwnd, cwnd); ssthresh becomes `tcp_current_ssthresh`,
+/// max(ssthresh, 3/4 cwnd).
+pub fn cwnd_restart(cb: &mut ControlBlock, initcwnd: u32, idle: SimDuration, rto: SimDuration) {
+    let restart_cwnd = initcwnd.min(cb.cwnd);
+    let mut cwnd = cb.cwnd;
+    cb.ssthresh = cb.ssthresh.max((cb.cwnd >> 1) + (cb.cwnd >> 2));
+    let mut delta = idle.0 as i128;
+    loop {
+        delta -= rto.0 as i128;
+        if delta <= 0 || cwnd <= restart_cwnd {
+            break;
+        }
+        cwnd >>= 1;
+    }
+    cb.cwnd = cwnd.max(restart_cwnd);
+    cb.cwnd_cnt = 0;
+}
+
 pub struct Socket {
     side: Side,
     state: State,
@@ -68,6 +87,10 @@ pub struct Socket {
     is_cwnd_limited: bool,
     rtt: RttEstimator,
     rto_deadline: Option<SimTime>,
+    initcwnd: u32,
+    slow_start_after_idle: bool,
+    /// When data was last sent (`lsndtime`).
+    lsndtime: Option<SimTime>,
     /// Slow-start flight the next data segment belongs to: one more than the
     /// newest flight whose ACK released it.
     next_flight: u32,
@@ -107,6 +130,9 @@ impl Socket {
             is_cwnd_limited: false,
             rtt: RttEstimator::default(),
             rto_deadline: None,
+            initcwnd: cfg.sender.initcwnd,
+            slow_start_after_idle: cfg.sender.slow_start_after_idle,
+            lsndtime: None,
             next_flight: 1,
             syn_pending: side == Side::Client,
             syn_sent_at: SimTime::ZERO,
@@ -168,8 +194,37 @@ impl Socket {
     }
 
     /// The application writes `bytes` more (an unlimited send buffer in this slice).
-    pub fn app_write(&mut self, bytes: u64) {
+    pub fn app_write(&mut self, now: SimTime, bytes: u64, trace: &mut Trace) {
+        self.idle_restart_check(now, trace);
         self.write_end += bytes;
+    }
+
+    /// `tcp_slow_start_after_idle_check`: a sender with nothing in flight that
+    /// has been idle for longer than the RTO restarts from a smaller window.
+    fn idle_restart_check(&mut self, now: SimTime, trace: &mut Trace) {
+        let Some(last) = self.lsndtime else { return };
+        if !self.slow_start_after_idle || self.packets_out() > 0 || self.state != State::Established
+        {
+            return;
+        }
+        let idle = now.since(last);
+        let rto = self.rtt.rto();
+        if idle <= rto {
+            return;
+        }
+        let old = self.cb.cwnd;
+        cwnd_restart(&mut self.cb, self.initcwnd, idle, rto);
+        if self.cb.cwnd != old {
+            trace.push(
+                now,
+                TraceEvent::CwndChanged {
+                    side: self.side,
+                    old,
+                    new: self.cb.cwnd,
+                    ssthresh: self.cb.ssthresh,
+                },
+            );
+        }
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
@@ -488,6 +543,7 @@ impl Socket {
         }
         let flight = self.next_flight;
         self.acks.on_data_sent(now);
+        self.lsndtime = Some(now);
         self.in_flight.push_back(InFlight {
             seq,
             end: seq + len,
@@ -503,5 +559,58 @@ impl Socket {
         let limited = self.packets_out() >= self.cb.cwnd;
         self.cwnd_validate(limited);
         Some((seg, flight, retransmit))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_seconds_idle_halves_a_320_segment_cwnd_back_to_initcwnd() {
+        // RTO 207 ms: 10 s is 48 RTOs, far more than the 5 halvings 320 → 10 needs.
+        let mut cb = ControlBlock::new(10);
+        cb.cwnd = 320;
+        cwnd_restart(
+            &mut cb,
+            10,
+            SimDuration::from_secs(10),
+            SimDuration::from_millis(207),
+        );
+        assert_eq!(cb.cwnd, 10);
+        assert_eq!(
+            cb.ssthresh,
+            crate::cc::TCP_INFINITE_SSTHRESH,
+            "max(infinite, 3/4 cwnd)"
+        );
+    }
+
+    #[test]
+    fn each_rto_of_idle_time_halves_cwnd_once() {
+        let mut cb = ControlBlock::new(10);
+        cb.cwnd = 320;
+        cb.ssthresh = 100;
+        // 2.5 RTOs idle: delta stays positive after two subtractions → two halvings.
+        cwnd_restart(
+            &mut cb,
+            10,
+            SimDuration::from_millis(500),
+            SimDuration::from_millis(200),
+        );
+        assert_eq!(cb.cwnd, 80);
+        assert_eq!(cb.ssthresh, 240, "3/4 of the old cwnd");
+    }
+
+    #[test]
+    fn a_cwnd_below_initcwnd_is_kept() {
+        let mut cb = ControlBlock::new(10);
+        cb.cwnd = 4;
+        cwnd_restart(
+            &mut cb,
+            10,
+            SimDuration::from_secs(10),
+            SimDuration::from_millis(200),
+        );
+        assert_eq!(cb.cwnd, 4);
     }
 }

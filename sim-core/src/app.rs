@@ -1,0 +1,133 @@
+//! The applications on the two hosts: a client that sends requests and a
+//! server that answers them, possibly several times with idle gaps between.
+//!
+//! ```text
+//!  transfer k starts (at connect, then every `gap`)
+//!    request non-empty: client writes the request ─► server, once it has all
+//!                       of it, writes the response
+//!    request empty:     server writes the response at once (a push)
+//!  transfer k completes when the client has read its whole response
+//! ```
+//!
+//! The state machine only decides; the world performs the writes (pumping TCP
+//! after each, as a real application's separate `write()` calls would) and
+//! schedules the next start.
+
+use crate::config::RequestResponse;
+use crate::segment::Side;
+use crate::tcp::Socket;
+use crate::time::SimTime;
+
+/// Something the world must do for the applications.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Write {
+        side: Side,
+        bytes: u64,
+    },
+    /// Start transfer `index` at `at`.
+    StartLater {
+        index: u32,
+        at: SimTime,
+    },
+    /// Transfer `index`, started at `started`, has been read in full.
+    Complete {
+        index: u32,
+        started: SimTime,
+    },
+}
+
+pub struct AppState {
+    cfg: RequestResponse,
+    started: Vec<SimTime>,
+    responded: u32,
+    done: u32,
+}
+
+impl AppState {
+    pub fn new(cfg: RequestResponse) -> Self {
+        AppState {
+            cfg,
+            started: Vec::new(),
+            responded: 0,
+            done: 0,
+        }
+    }
+
+    /// Every transfer has completed.
+    pub fn finished(&self) -> bool {
+        self.done >= self.cfg.repeat
+    }
+
+    /// Which host writes first: the client if there is a request, else the server.
+    fn first_writer(&self) -> Side {
+        if self.cfg.request.is_empty() {
+            Side::Server
+        } else {
+            Side::Client
+        }
+    }
+
+    fn writes(side: Side, parts: &[u64]) -> impl Iterator<Item = Action> + '_ {
+        parts
+            .iter()
+            .map(move |&bytes| Action::Write { side, bytes })
+    }
+
+    /// Transfer `index` begins now.
+    pub fn start(&mut self, index: u32, now: SimTime) -> Vec<Action> {
+        debug_assert_eq!(
+            index as usize,
+            self.started.len(),
+            "transfers start in order"
+        );
+        self.started.push(now);
+        let mut actions = Vec::new();
+        if index + 1 < self.cfg.repeat {
+            actions.push(Action::StartLater {
+                index: index + 1,
+                at: now + self.cfg.gap,
+            });
+        }
+        if self.cfg.request.is_empty() {
+            self.responded += 1;
+            actions.extend(Self::writes(Side::Server, &self.cfg.response));
+        } else {
+            actions.extend(Self::writes(Side::Client, &self.cfg.request));
+        }
+        actions
+    }
+
+    /// What the applications do in reaction to the sockets' state now.
+    pub fn poll(&mut self, now: SimTime, client: &Socket, server: &Socket) -> Vec<Action> {
+        let mut actions = Vec::new();
+        if self.started.is_empty() {
+            let ready = match self.first_writer() {
+                Side::Client => client.is_established(),
+                Side::Server => server.is_established(),
+            };
+            if ready {
+                actions.extend(self.start(0, now));
+            }
+        }
+        let request = self.cfg.request_bytes();
+        while !self.cfg.request.is_empty()
+            && self.responded < self.started.len() as u32
+            && server.app_received() >= request * (self.responded as u64 + 1)
+        {
+            self.responded += 1;
+            actions.extend(Self::writes(Side::Server, &self.cfg.response));
+        }
+        let response = self.cfg.response_bytes();
+        while self.done < self.responded
+            && client.app_received() >= response * (self.done as u64 + 1)
+        {
+            actions.push(Action::Complete {
+                index: self.done,
+                started: self.started[self.done as usize],
+            });
+            self.done += 1;
+        }
+        actions
+    }
+}
