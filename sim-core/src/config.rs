@@ -95,7 +95,11 @@ pub struct ReceiverConfig {
     pub rcvbuf_max: u64,
     /// `net.ipv4.tcp_moderate_rcvbuf` and no `SO_RCVBUF` lock.
     pub autotune: bool,
+    /// Window scale this host offers in its SYN (`tcp_select_initial_window`).
     pub wscale: u8,
+    /// `net.ipv4.tcp_window_scaling`. Scaling is used only if both SYNs carry
+    /// the option; otherwise no window exceeds 65535 bytes.
+    pub window_scaling: bool,
     pub delayed_ack: DelayedAck,
     /// Route attribute `quickack 1` (or `TCP_QUICKACK` kept set): no delayed ACKs.
     pub quickack: bool,
@@ -109,6 +113,7 @@ impl Default for ReceiverConfig {
             rcvbuf_max: TCP_RMEM_MAX,
             autotune: true,
             wscale: DEFAULT_WSCALE,
+            window_scaling: true,
             delayed_ack: DelayedAck::Linux,
             quickack: false,
         }

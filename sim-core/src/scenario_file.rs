@@ -202,6 +202,7 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_moderate_rcvbuf",
     "net.ipv4.tcp_rmem",
     "net.ipv4.tcp_slow_start_after_idle",
+    "net.ipv4.tcp_window_scaling",
 ];
 
 /// Socket options this version models.
@@ -410,6 +411,7 @@ impl HostSection {
                 "net.ipv4.tcp_slow_start_after_idle" => {
                     h.sender.slow_start_after_idle = flag(&key, v)?
                 }
+                "net.ipv4.tcp_window_scaling" => h.receiver.window_scaling = flag(&key, v)?,
                 "net.core.rmem_max" => rmem_max = bytes(&key, v)?,
                 other => {
                     return Err(err(

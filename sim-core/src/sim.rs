@@ -163,14 +163,26 @@ impl World {
     }
 }
 
+/// What the handshake settles: window scaling is used only when both SYNs
+/// offer it (RFC 7323 §2.2); otherwise both sides advertise unscaled windows.
+fn negotiate_options(scenario: &Scenario) -> Scenario {
+    let mut s = scenario.clone();
+    if !(s.client.receiver.window_scaling && s.server.receiver.window_scaling) {
+        s.client.receiver.wscale = 0;
+        s.server.receiver.wscale = 0;
+    }
+    s
+}
+
 /// Runs a scenario to completion (or to its time limit).
 pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
     scenario.validate()?;
+    let negotiated = negotiate_options(scenario);
     let p = &scenario.path;
     let mut w = World {
         queue: EventQueue::new(),
-        client: Socket::connect(&scenario.client),
-        server: Socket::listen(&scenario.server),
+        client: Socket::connect(&negotiated.client),
+        server: Socket::listen(&negotiated.server),
         uplink: Link::new(LinkConfig {
             rate_bps: p.rate_bps,
             delay: p.delay_forward,
