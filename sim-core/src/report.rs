@@ -143,3 +143,75 @@ pub fn trace_lines(run: &RunResult) -> String {
     }
     out
 }
+
+/// An iperf3-style report of the server's sending, one line per `interval`:
+/// bytes the client received in order in the interval, the bitrate that makes,
+/// segments the server retransmitted, and its cwnd at the interval's end (in
+/// KBytes, cwnd × MSS, as iperf3 prints `snd_cwnd`).
+pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
+    let interval_ns = interval.0.max(1_000_000);
+    let end = run.trace.records().last().map_or(0, |r| r.time.0);
+    let mss = run.scenario.server.sender.mss as u64;
+    let mut out =
+        String::from("[ ID] Interval           Transfer     Bitrate         Retr  Cwnd\n");
+    let (mut delivered, mut cwnd) = (1u64, run.scenario.server.sender.initcwnd);
+    let mut records = run.trace.records().iter().peekable();
+    let (mut total_bytes, mut total_retr) = (0u64, 0u64);
+    let mut start = 0u64;
+    while start < end {
+        let stop = (start + interval_ns).min(end);
+        let (mut bytes, mut retr) = (0u64, 0u64);
+        while let Some(r) = records.next_if(|r| r.time.0 <= stop) {
+            match r.event {
+                TraceEvent::SegmentReceived {
+                    to: Side::Client,
+                    seg,
+                } if seg.len > 0 && seg.seq == delivered => {
+                    bytes += seg.len as u64;
+                    delivered += seg.len as u64;
+                }
+                TraceEvent::SegmentSent {
+                    seg,
+                    retransmit: true,
+                    ..
+                } if seg.from == Side::Server => retr += 1,
+                TraceEvent::CwndChanged {
+                    side: Side::Server,
+                    new,
+                    ..
+                } => cwnd = new,
+                _ => {}
+            }
+        }
+        let secs = (stop - start) as f64 / 1e9;
+        let _ = writeln!(
+            out,
+            "[  5] {:>6.2}-{:<6.2} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}  {:>6} KBytes",
+            start as f64 / 1e9,
+            stop as f64 / 1e9,
+            bytes as f64 / 1048576.0,
+            bytes as f64 * 8.0 / secs / 1e6,
+            retr,
+            cwnd as u64 * mss / 1024,
+        );
+        total_bytes += bytes;
+        total_retr += retr;
+        start = stop;
+    }
+    let secs = end as f64 / 1e9;
+    let _ = writeln!(out, "- - - - - - - - - - - - - - - - - - - - - - - - -");
+    let _ = writeln!(
+        out,
+        "[  5] {:>6.2}-{:<6.2} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}             receiver",
+        0.0,
+        secs,
+        total_bytes as f64 / 1048576.0,
+        if secs > 0.0 {
+            total_bytes as f64 * 8.0 / secs / 1e6
+        } else {
+            0.0
+        },
+        total_retr,
+    );
+    out
+}

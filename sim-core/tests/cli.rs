@@ -115,3 +115,33 @@ fn the_committed_json_schema_matches_the_code() {
         "regenerate with: cargo run -p sim-core --bin tcpsim -- schema > scenarios/scenario.schema.json"
     );
 }
+
+#[test]
+fn the_iperf_report_adds_up_to_the_whole_transfer() {
+    let file = scenarios().join("seed-000-no-window-scaling.toml");
+    let out =
+        String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "iperf"]).stdout)
+            .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("[ ID] Interval"));
+    assert!(
+        lines[1].starts_with("[  5]   0.00-1.00   sec"),
+        "{}",
+        lines[1]
+    );
+    // 20 MiB in total, whatever the intervals.
+    assert!(lines.last().unwrap().contains("20.00 MBytes"), "{out}");
+    // Without window scaling, each full second carries about 65535 B / 35 ms ≈ 15 Mbit/s.
+    assert!(lines[3].contains("Mbits/sec"));
+    let mbit: f64 = lines[3]
+        .split("MBytes")
+        .nth(1)
+        .unwrap()
+        .split("Mbits")
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!((13.0..15.1).contains(&mbit), "{mbit}");
+}

@@ -4,6 +4,7 @@
 //! tcpsim run scenarios/seed-004-7ms.toml              # JSON summary
 //! tcpsim run FILE --format csv                        # cwnd, ssthresh, in flight, rwnd over time
 //! tcpsim run FILE --format trace                      # every packet, tcpdump-like
+//! tcpsim run FILE --format iperf --interval 1s        # iperf3-style per-interval report
 //! tcpsim schema                                       # JSON Schema of scenario files
 //! ```
 //!
@@ -37,6 +38,9 @@ enum Command {
         file: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
+        /// Report interval for `--format iperf`, e.g. "1s", "100ms".
+        #[arg(long, default_value = "1s")]
+        interval: String,
     },
     /// Print the JSON Schema of scenario files.
     Schema,
@@ -46,6 +50,7 @@ enum Command {
 enum Format {
     Json,
     Csv,
+    Iperf,
     Trace,
 }
 
@@ -60,7 +65,11 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Command::Run { file, format } => match run(&file, format) {
+        Command::Run {
+            file,
+            format,
+            interval,
+        } => match run(&file, format, &interval) {
             Ok(text) => {
                 print!("{text}");
                 ExitCode::SUCCESS
@@ -73,13 +82,16 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(file: &PathBuf, format: Format) -> Result<String, String> {
+fn run(file: &PathBuf, format: Format, interval: &str) -> Result<String, String> {
+    let interval =
+        sim_core::units::parse_duration(interval).map_err(|e| format!("--interval: {e}"))?;
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let (spec, scenario) = scenario_file::parse(&text).map_err(|e| e.to_string())?;
     let result = sim::run(&scenario).map_err(|e| e.to_string())?;
     Ok(match format {
         Format::Csv => report::csv_series(&result),
         Format::Trace => report::trace_lines(&result),
+        Format::Iperf => report::iperf(&result, interval),
         Format::Json => {
             let s = summarize(&result);
             let (outcome, at) = match result.outcome {
