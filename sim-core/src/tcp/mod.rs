@@ -2,6 +2,7 @@
 //! pieces it is built from.
 
 pub mod ack_policy;
+pub mod idle_restart;
 pub mod receive_window;
 pub mod rtt;
 mod socket;
