@@ -4,6 +4,7 @@
 //! panic.
 
 use crate::cc::Algorithm;
+pub use crate::tcp::receive_window::WindowShare;
 use crate::time::SimDuration;
 
 /// `TCP_INIT_CWND` (include/net/tcp.h, RFC 6928).
@@ -95,6 +96,8 @@ pub struct ReceiverConfig {
     pub rcvbuf_max: u64,
     /// `net.ipv4.tcp_moderate_rcvbuf` and no `SO_RCVBUF` lock.
     pub autotune: bool,
+    /// How much of the buffer is offered as window (scaling_ratio or tcp_adv_win_scale).
+    pub window_share: WindowShare,
     /// Window scale this host offers in its SYN (`tcp_select_initial_window`).
     pub wscale: u8,
     /// `net.ipv4.tcp_window_scaling`. Scaling is used only if both SYNs carry
@@ -112,6 +115,7 @@ impl Default for ReceiverConfig {
             rcvbuf: TCP_RMEM_DEFAULT,
             rcvbuf_max: TCP_RMEM_MAX,
             autotune: true,
+            window_share: WindowShare::ScalingRatio,
             wscale: DEFAULT_WSCALE,
             window_scaling: true,
             delayed_ack: DelayedAck::Linux,

@@ -31,7 +31,7 @@
 
 use crate::cc::Algorithm;
 use crate::config::{
-    ConfigError, DelayedAck, HostConfig, Nagle, PathConfig, RequestResponse, Scenario,
+    ConfigError, DelayedAck, HostConfig, Nagle, PathConfig, RequestResponse, Scenario, WindowShare,
 };
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;
@@ -198,6 +198,7 @@ impl Writes {
 /// Sysctls this version models, per host.
 pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.core.rmem_max",
+    "net.ipv4.tcp_adv_win_scale",
     "net.ipv4.tcp_congestion_control",
     "net.ipv4.tcp_moderate_rcvbuf",
     "net.ipv4.tcp_rmem",
@@ -412,6 +413,18 @@ impl HostSection {
                     h.sender.slow_start_after_idle = flag(&key, v)?
                 }
                 "net.ipv4.tcp_window_scaling" => h.receiver.window_scaling = flag(&key, v)?,
+                // Kernels before 6.6; setting it selects the old accounting.
+                "net.ipv4.tcp_adv_win_scale" => match int(&key, v)? {
+                    x @ -31..=31 if x != 0 => {
+                        h.receiver.window_share = WindowShare::AdvWinScale(x as i8)
+                    }
+                    x => {
+                        return Err(err(
+                            key,
+                            format!("{x} is outside the allowed range -31 to 31 (not 0)"),
+                        ));
+                    }
+                },
                 "net.core.rmem_max" => rmem_max = bytes(&key, v)?,
                 other => {
                     return Err(err(
@@ -459,7 +472,11 @@ impl HostSection {
         // tcp_select_initial_window: the SYN offers the window the buffer backs,
         // at most 65535, rounded down to whole segments of advmss.
         let advmss = (mss + 12) as u64;
-        let space = (h.receiver.rcvbuf / 2).min(65_535);
+        let space = h
+            .receiver
+            .window_share
+            .win_from_space(h.receiver.rcvbuf)
+            .min(65_535);
         let mut syn = if space > advmss {
             space / advmss * advmss
         } else {

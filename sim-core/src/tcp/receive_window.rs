@@ -28,6 +28,7 @@ const INIT_SPACE_SEGMENTS: u64 = 10;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReceiveWindow {
+    share: WindowShare,
     autotune: bool,
     rcvbuf_max: u64,
     rcvbuf: u64,
@@ -44,22 +45,49 @@ pub struct ReceiveWindow {
     right_edge: u64,
 }
 
-/// `tcp_win_from_space` with a 50 % scaling ratio: half the buffer is window.
-fn win_from_space(space: u64) -> u64 {
-    space / 2
+/// How much of the receive buffer may be offered as window: the rest is
+/// reserved for per-packet overhead (`tcp_win_from_space`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowShare {
+    /// Kernels 6.6+: `scaling_ratio`, which starts at 50 % (the simulator keeps it there).
+    ScalingRatio,
+    /// Kernels up to 6.5: `net.ipv4.tcp_adv_win_scale`. 1 (the default since 3.x)
+    /// offers half the space, 2 (2.6 kernels) three quarters; negative values offer
+    /// space >> -scale.
+    AdvWinScale(i8),
 }
 
-/// `tcp_space_from_win`: the buffer a window needs.
-fn space_from_win(win: u64) -> u64 {
-    win.saturating_mul(2)
+impl WindowShare {
+    /// `tcp_win_from_space`.
+    pub fn win_from_space(self, space: u64) -> u64 {
+        match self {
+            WindowShare::ScalingRatio => space / 2,
+            WindowShare::AdvWinScale(s) if s <= 0 => space >> (-s as u32).min(63),
+            WindowShare::AdvWinScale(s) => space - (space >> (s as u32).min(63)),
+        }
+    }
+
+    /// `tcp_space_from_win`: the buffer a window needs (the inverse, rounded up).
+    pub fn space_from_win(self, win: u64) -> u64 {
+        match self {
+            WindowShare::ScalingRatio => win.saturating_mul(2),
+            WindowShare::AdvWinScale(s) if s <= 0 => win.saturating_mul(1 << (-s as u32).min(32)),
+            WindowShare::AdvWinScale(s) => {
+                let keep = (1u64 << s as u32) - 1; // share offered = keep / 2^s
+                (win.saturating_mul(1 << s as u32)).div_ceil(keep.max(1))
+            }
+        }
+    }
 }
 
 impl ReceiveWindow {
     pub fn new(cfg: &ReceiverConfig, mss: u32) -> Self {
-        let window_clamp = win_from_space(cfg.rcvbuf);
+        let share = cfg.window_share;
+        let window_clamp = share.win_from_space(cfg.rcvbuf);
         let advmss = (mss + TCPOLEN_TSTAMP_ALIGNED) as u64;
         let rcv_ssthresh = (cfg.syn_window as u64).min(window_clamp.max(1));
         ReceiveWindow {
+            share,
             autotune: cfg.autotune,
             rcvbuf_max: cfg.rcvbuf_max.max(cfg.rcvbuf),
             rcvbuf: cfg.rcvbuf,
@@ -110,7 +138,7 @@ impl ReceiveWindow {
         if len >= 128 {
             let room = self
                 .window_clamp
-                .min(win_from_space(self.rcvbuf))
+                .min(self.share.win_from_space(self.rcvbuf))
                 .saturating_sub(self.rcv_ssthresh);
             if room > 0 {
                 let incr = (2 * self.advmss).max(2 * len as u64);
@@ -135,10 +163,10 @@ impl ReceiveWindow {
                 // ... plus room for a sender that is still growing (slow start).
                 let grow = rcvwin * (copied - self.space) / self.space.max(1);
                 rcvwin += 2 * grow;
-                let rcvbuf = space_from_win(rcvwin).min(self.rcvbuf_max);
+                let rcvbuf = self.share.space_from_win(rcvwin).min(self.rcvbuf_max);
                 if rcvbuf > self.rcvbuf {
                     self.rcvbuf = rcvbuf;
-                    self.window_clamp = win_from_space(rcvbuf);
+                    self.window_clamp = self.share.win_from_space(rcvbuf);
                 }
             }
             self.space = copied;
@@ -156,7 +184,10 @@ impl ReceiveWindow {
     /// The window to put in an outgoing segment (bytes, after scaling).
     pub fn advertise(&mut self, rcv_nxt: u64) -> u64 {
         let unit = 1u64 << self.wscale;
-        let free = win_from_space(self.rcvbuf).min(self.window_clamp);
+        let free = self
+            .share
+            .win_from_space(self.rcvbuf)
+            .min(self.window_clamp);
         let mut w = self.rcv_ssthresh.min(free) / unit * unit;
         // tcp_select_window: never move the right edge back; round the old
         // window up to the scale unit instead.
@@ -219,6 +250,24 @@ mod tests {
         // rcvwin += 2*79943 → 241166; rcvbuf = 2*241166 = 482332.
         assert_eq!(w.rcvbuf(), 482_332);
         assert_eq!(w.window_clamp(), 241_166);
+    }
+
+    #[test]
+    fn older_kernels_offer_the_tcp_adv_win_scale_share() {
+        // SO_RCVBUF 8K is doubled to 16384: scale 1 offers half, scale 2 three quarters.
+        assert_eq!(WindowShare::AdvWinScale(1).win_from_space(16_384), 8_192);
+        assert_eq!(WindowShare::AdvWinScale(2).win_from_space(16_384), 12_288);
+        assert_eq!(WindowShare::AdvWinScale(-2).win_from_space(16_384), 4_096);
+        assert_eq!(WindowShare::ScalingRatio.win_from_space(16_384), 8_192);
+        for share in [
+            WindowShare::AdvWinScale(1),
+            WindowShare::AdvWinScale(2),
+            WindowShare::AdvWinScale(-1),
+            WindowShare::ScalingRatio,
+        ] {
+            let space = share.space_from_win(12_000);
+            assert!(share.win_from_space(space) >= 12_000, "{share:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,62 @@
+//! Seed 001 (case 5): a 376 KB upload into a server socket with SO_RCVBUF = 8K
+//! on Linux 3.1 (tcp_adv_win_scale = 1). The doubled 16 KB buffer offers half
+//! as window, so at most 8 KB can be in flight per round trip: at 40 ms that
+//! caps the upload near 200 KB/s; at 0.1 ms it hardly matters.
+#![cfg(feature = "scenario-file")]
+
+use sim_core::scenario_file;
+use sim_core::segment::Side;
+use sim_core::sim::{self, RunResult};
+use sim_core::trace::TraceEvent;
+
+fn run(name: &str) -> RunResult {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios").join(name);
+    let (_, scenario) = scenario_file::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    sim::run(&scenario).unwrap()
+}
+
+/// Seconds from the request's first byte leaving the client to the server's
+/// answer (sent the moment the whole request has arrived).
+fn upload_secs(r: &RunResult) -> f64 {
+    let sent = |side: Side| {
+        r.trace.records().iter().find_map(|rec| match rec.event {
+            TraceEvent::SegmentSent { seg, .. } if seg.from == side && seg.len > 0 => Some(rec.time),
+            _ => None,
+        })
+    };
+    sent(Side::Server).unwrap().since(sent(Side::Client).unwrap()).as_secs_f64()
+}
+
+#[test]
+fn the_server_never_offers_more_than_half_its_doubled_8k_buffer() {
+    let r = run("seed-001-so-rcvbuf-8k-40ms.toml");
+    let max_wnd = r
+        .trace
+        .records()
+        .iter()
+        .filter_map(|rec| match rec.event {
+            TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server => Some(seg.wnd),
+            _ => None,
+        })
+        .max()
+        .unwrap();
+    assert_eq!(max_wnd, 8_192);
+}
+
+#[test]
+fn at_40ms_the_8k_window_stretches_the_upload_to_seconds() {
+    // Lower bound: 376 KiB in 8192-byte windows, one per 40 ms RTT = 1.88 s.
+    // The source measured 5.5 s: its server also read slowly, keeping the window
+    // under 4 KB (about 3456 B per RTT). The model's server reads at once, so it
+    // must land between the window bound and the measurement.
+    let secs = upload_secs(&run("seed-001-so-rcvbuf-8k-40ms.toml"));
+    let bound = 376.0 * 1024.0 / 8192.0 * 0.040;
+    assert!(secs >= bound && secs < 5.5, "{secs:.2} s (window bound {bound:.2} s, measured 5.5 s)");
+}
+
+#[test]
+fn at_0_1ms_the_same_window_costs_almost_nothing() {
+    // Measured: about 0.01 s.
+    let secs = upload_secs(&run("seed-001-so-rcvbuf-8k-0.1ms.toml"));
+    assert!(secs < 0.011, "{secs:.4} s");
+}
