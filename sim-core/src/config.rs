@@ -106,6 +106,8 @@ pub struct ReceiverConfig {
     pub delayed_ack: DelayedAck,
     /// Route attribute `quickack 1` (or `TCP_QUICKACK` kept set): no delayed ACKs.
     pub quickack: bool,
+    /// How fast the application reads, in bytes per second; `None`: at once.
+    pub read_rate: Option<u64>,
 }
 
 impl Default for ReceiverConfig {
@@ -120,6 +122,7 @@ impl Default for ReceiverConfig {
             window_scaling: true,
             delayed_ack: DelayedAck::Linux,
             quickack: false,
+            read_rate: None,
         }
     }
 }

@@ -130,6 +130,9 @@ pub fn trace_lines(run: &RunResult) -> String {
                 )
             }
             TraceEvent::Established { side } => writeln!(out, "{t:.6} {} established", side.name()),
+            TraceEvent::ZeroWindowProbe { side, probes } => {
+                writeln!(out, "{t:.6} {} zero-window probe #{probes}", side.name())
+            }
             TraceEvent::TransferComplete {
                 index,
                 bytes,

@@ -170,6 +170,13 @@ pub enum AppSection {
         /// Time from the start of one exchange to the start of the next, e.g. "10s".
         #[serde(default, skip_serializing_if = "Option::is_none")]
         gap: Option<String>,
+        /// How fast the client's application reads, in bytes per second (e.g. "100KB");
+        /// "0B": it stops reading. Default: it reads everything at once.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_read_rate: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_read_rate: Option<String>,
     },
 }
 
@@ -290,18 +297,32 @@ impl ScenarioFile {
                 response,
                 repeat,
                 gap,
-            } => RequestResponse {
-                request: match request {
-                    Some(r) => r.parse("app.request")?,
-                    None => Vec::new(),
-                },
-                response: response.parse("app.response")?,
-                repeat: repeat.unwrap_or(1),
-                gap: match gap {
-                    Some(g) => parse_duration(g).map_err(|e| err("app.gap", e.0))?,
-                    None => SimDuration::ZERO,
-                },
-            },
+                client_read_rate,
+                server_read_rate,
+            } => {
+                let rates = [
+                    (client_read_rate, "app.client_read_rate"),
+                    (server_read_rate, "app.server_read_rate"),
+                ];
+                for (i, (rate, key)) in rates.into_iter().enumerate() {
+                    if let Some(r) = rate {
+                        let host = if i == 0 { &mut s.client } else { &mut s.server };
+                        host.receiver.read_rate = Some(parse_bytes(r).map_err(|e| err(key, e.0))?);
+                    }
+                }
+                RequestResponse {
+                    request: match request {
+                        Some(r) => r.parse("app.request")?,
+                        None => Vec::new(),
+                    },
+                    response: response.parse("app.response")?,
+                    repeat: repeat.unwrap_or(1),
+                    gap: match gap {
+                        Some(g) => parse_duration(g).map_err(|e| err("app.gap", e.0))?,
+                        None => SimDuration::ZERO,
+                    },
+                }
+            }
         };
         s.validate()?;
         Ok(s)

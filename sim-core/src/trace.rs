@@ -39,6 +39,8 @@ pub enum TraceEvent {
     RtoFired { side: Side, rto_ns: u64 },
     /// The delayed-ACK timer was armed to fire at `deadline`.
     DelayedAckArmed { side: Side, deadline: SimTime },
+    /// The persist timer fired: `side` probes the peer's zero window (`probes` so far).
+    ZeroWindowProbe { side: Side, probes: u32 },
     /// Handshake complete on this side.
     Established { side: Side },
     /// The client has read the whole response of transfer `index`, which
@@ -132,6 +134,11 @@ impl Trace {
                 TraceEvent::Established { side } => {
                     h.write(7);
                     h.write(side as u64);
+                }
+                TraceEvent::ZeroWindowProbe { side, probes } => {
+                    h.write(9);
+                    h.write(side as u64);
+                    h.write(probes as u64);
                 }
                 TraceEvent::TransferComplete {
                     index,

@@ -10,7 +10,9 @@ use sim_core::sim::{self, RunResult};
 use sim_core::trace::TraceEvent;
 
 fn run(name: &str) -> RunResult {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
     let (_, scenario) = scenario_file::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     sim::run(&scenario).unwrap()
 }
@@ -20,11 +22,16 @@ fn run(name: &str) -> RunResult {
 fn upload_secs(r: &RunResult) -> f64 {
     let sent = |side: Side| {
         r.trace.records().iter().find_map(|rec| match rec.event {
-            TraceEvent::SegmentSent { seg, .. } if seg.from == side && seg.len > 0 => Some(rec.time),
+            TraceEvent::SegmentSent { seg, .. } if seg.from == side && seg.len > 0 => {
+                Some(rec.time)
+            }
             _ => None,
         })
     };
-    sent(Side::Server).unwrap().since(sent(Side::Client).unwrap()).as_secs_f64()
+    sent(Side::Server)
+        .unwrap()
+        .since(sent(Side::Client).unwrap())
+        .as_secs_f64()
 }
 
 #[test]
@@ -40,7 +47,10 @@ fn the_server_never_offers_more_than_half_its_doubled_8k_buffer() {
         })
         .max()
         .unwrap();
-    assert_eq!(max_wnd, 8_192);
+    // Half of 16384 is 8192; the SYN-ACK offers that rounded down to whole 1460-byte
+    // segments (7300), and with each arriving segment charged to the buffer first,
+    // the window never grows past it.
+    assert_eq!(max_wnd, 7_300);
 }
 
 #[test]
@@ -51,7 +61,10 @@ fn at_40ms_the_8k_window_stretches_the_upload_to_seconds() {
     // must land between the window bound and the measurement.
     let secs = upload_secs(&run("seed-001-so-rcvbuf-8k-40ms.toml"));
     let bound = 376.0 * 1024.0 / 8192.0 * 0.040;
-    assert!(secs >= bound && secs < 5.5, "{secs:.2} s (window bound {bound:.2} s, measured 5.5 s)");
+    assert!(
+        secs >= bound && secs < 5.5,
+        "{secs:.2} s (window bound {bound:.2} s, measured 5.5 s)"
+    );
 }
 
 #[test]

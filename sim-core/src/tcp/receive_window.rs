@@ -43,6 +43,11 @@ pub struct ReceiveWindow {
     rtt: Option<SimDuration>,
     /// rcv_nxt + window of the last advertisement: the window never shrinks past it.
     right_edge: u64,
+    /// Bytes received in order that the application has not read yet.
+    unread: u64,
+    /// Sequence number up to which the application has read (`copied_seq`).
+    copied_seq: u64,
+    mss: u64,
 }
 
 /// How much of the receive buffer may be offered as window: the rest is
@@ -100,6 +105,9 @@ impl ReceiveWindow {
             space_time: SimTime::ZERO,
             rtt: None,
             right_edge: 0,
+            unread: 0,
+            copied_seq: 1,
+            mss: mss as u64,
         }
     }
 
@@ -113,6 +121,7 @@ impl ReceiveWindow {
     /// The connection is established: start measuring what the application reads.
     pub fn start(&mut self, now: SimTime, rcv_nxt: u64, rtt: Option<SimDuration>) {
         self.space_seq = rcv_nxt;
+        self.copied_seq = rcv_nxt;
         self.space_time = now;
         self.rtt = rtt;
     }
@@ -129,24 +138,47 @@ impl ReceiveWindow {
         self.window_clamp
     }
 
-    /// In-order data of `len` bytes arrived and was read at once; `copied_seq`
-    /// is the sequence number after it. Returns whether rcv_ssthresh grew (which
-    /// puts a Linux receiver in quick-ACK mode).
-    pub fn on_data(&mut self, now: SimTime, len: u32, copied_seq: u64) -> bool {
+    /// Bytes waiting for the application.
+    pub fn unread(&self) -> u64 {
+        self.unread
+    }
+
+    /// `tcp_space`: window the free part of the buffer could back, once the
+    /// unread data (charged at the same payload share) is set aside.
+    fn tcp_space(&self) -> u64 {
+        let rmem_alloc = self.share.space_from_win(self.unread);
+        self.share
+            .win_from_space(self.rcvbuf.saturating_sub(rmem_alloc))
+    }
+
+    /// In-order data of `len` bytes arrived; it waits in the buffer until
+    /// [`read`](Self::read). Returns whether rcv_ssthresh grew (which puts a
+    /// Linux receiver in quick-ACK mode).
+    pub fn on_data(&mut self, len: u32) -> bool {
         let before = self.rcv_ssthresh;
+        self.unread += len as u64;
         // tcp_event_data_recv → tcp_grow_window, for segments of 128 bytes or more.
         if len >= 128 {
             let room = self
                 .window_clamp
-                .min(self.share.win_from_space(self.rcvbuf))
+                .min(self.tcp_space())
                 .saturating_sub(self.rcv_ssthresh);
             if room > 0 {
                 let incr = (2 * self.advmss).max(2 * len as u64);
                 self.rcv_ssthresh += room.min(incr);
             }
         }
-        self.space_adjust(now, copied_seq);
         self.rcv_ssthresh > before
+    }
+
+    /// The application reads up to `bytes`; returns how many it got. Reading
+    /// drives receive-buffer autotuning, as `tcp_recvmsg` does.
+    pub fn read(&mut self, now: SimTime, bytes: u64) -> u64 {
+        let got = bytes.min(self.unread);
+        self.unread -= got;
+        self.copied_seq += got;
+        self.space_adjust(now, self.copied_seq);
+        got
     }
 
     /// `tcp_rcv_space_adjust`: once per RTT, size the buffer for what was read.
@@ -181,23 +213,42 @@ impl ReceiveWindow {
         self.right_edge.saturating_sub(rcv_wup)
     }
 
-    /// The window to put in an outgoing segment (bytes, after scaling).
-    pub fn advertise(&mut self, rcv_nxt: u64) -> u64 {
+    /// The window `tcp_select_window` would offer now, without committing to it.
+    pub fn select(&self, rcv_nxt: u64) -> u64 {
         let unit = 1u64 << self.wscale;
-        let free = self
-            .share
-            .win_from_space(self.rcvbuf)
-            .min(self.window_clamp);
-        let mut w = self.rcv_ssthresh.min(free) / unit * unit;
-        // tcp_select_window: never move the right edge back; round the old
-        // window up to the scale unit instead.
+        let free = self.tcp_space().min(self.window_clamp);
+        // __tcp_select_window: offer nothing rather than less than a segment
+        // (receiver-side silly window syndrome avoidance).
+        let mut w = if free < self.mss {
+            0
+        } else {
+            self.rcv_ssthresh.min(free) / unit * unit
+        };
+        // Never move the right edge back; round the old window up to the scale unit instead.
         let current = self.right_edge.saturating_sub(rcv_nxt);
         if w < current {
             w = current.div_ceil(unit) * unit;
         }
-        w = w.min(65_535 << self.wscale);
+        w.min(65_535 << self.wscale)
+    }
+
+    /// The window to put in an outgoing segment (bytes, after scaling).
+    pub fn advertise(&mut self, rcv_nxt: u64) -> u64 {
+        let w = self.select(rcv_nxt);
         self.right_edge = rcv_nxt + w;
         w
+    }
+
+    /// `tcp_cleanup_rbuf`: after a read, is the window now worth announcing?
+    /// Yes when what is left of the last advertisement is at most half the
+    /// clamp and the new window would at least double it.
+    pub fn update_worth_sending(&self, rcv_nxt: u64) -> bool {
+        let now_wnd = self.right_edge.saturating_sub(rcv_nxt);
+        if 2 * now_wnd > self.window_clamp {
+            return false;
+        }
+        let new = self.select(rcv_nxt);
+        new > 0 && new >= 2 * now_wnd
     }
 }
 
@@ -225,17 +276,21 @@ mod tests {
             ..ReceiverConfig::default()
         };
         let mut w = ReceiveWindow::new(&cfg, 1448);
-        w.on_data(SimTime::ZERO, 1448, 1449);
+        w.on_data(1448);
+        w.read(SimTime::ZERO, 1448);
         assert_eq!(w.rcv_ssthresh(), 64_240 + 2 * 1460);
     }
 
     #[test]
-    fn default_buffer_caps_the_window_near_64k_until_autotuning_runs() {
+    fn with_the_default_buffer_the_window_stays_at_64240_until_autotuning_runs() {
+        // The arriving segment is charged to the buffer before tcp_grow_window looks:
+        // tcp_space = (131072 - 2 x 1448) / 2 = 64088, below rcv_ssthresh (64240).
         let mut w = linux_default();
-        for i in 0..40u64 {
-            w.on_data(SimTime::ZERO, 1448, 1 + (i + 1) * 1448);
+        for _ in 0..40 {
+            assert!(!w.on_data(1448));
+            w.read(SimTime::ZERO, 1448);
         }
-        assert_eq!(w.rcv_ssthresh(), 65_536);
+        assert_eq!(w.rcv_ssthresh(), 64_240);
     }
 
     #[test]
@@ -245,7 +300,10 @@ mod tests {
         w.start(SimTime::ZERO, 1, Some(rtt));
         // 20 segments read within the first RTT: more than the 14600-byte seed.
         let copied = 20 * 1448;
-        w.on_data(SimTime::ZERO + rtt, 1448, 1 + copied);
+        for _ in 0..20 {
+            w.on_data(1448);
+        }
+        w.read(SimTime::ZERO + rtt, copied);
         // rcvwin = 2*28960 + 16*1460 = 81280; grow = 81280*(28960-14600)/14600 = 79943
         // rcvwin += 2*79943 → 241166; rcvbuf = 2*241166 = 482332.
         assert_eq!(w.rcvbuf(), 482_332);
@@ -271,6 +329,35 @@ mod tests {
     }
 
     #[test]
+    fn unread_data_closes_the_window_and_a_read_reopens_it() {
+        // A locked 16 KB buffer offers 8192 (50 %).
+        let cfg = ReceiverConfig {
+            rcvbuf: 16_384,
+            rcvbuf_max: 16_384,
+            autotune: false,
+            syn_window: 8_192,
+            ..ReceiverConfig::default()
+        };
+        let mut w = ReceiveWindow::new(&cfg, 1448);
+        w.start(SimTime::ZERO, 1, None);
+        assert_eq!(w.advertise(1), 8_192);
+        for _ in 0..5 {
+            w.on_data(1448);
+        }
+        let rcv_nxt = 1 + 5 * 1448;
+        // 7240 unread bytes take 14480 of the buffer: 1904 free, 952 of window,
+        // less than an MSS, so Linux would offer 0. But the edge already promised
+        // (952 bytes ahead) may not move back: 952 rounded up to 128 = 1024.
+        assert_eq!(w.select(rcv_nxt), 1_024);
+        assert!(!w.update_worth_sending(rcv_nxt));
+        // Once the application has read everything the full window is back, and
+        // at least doubling what is left makes it worth an ACK of its own.
+        w.read(SimTime::ZERO, 7_240);
+        assert_eq!(w.select(rcv_nxt), 8_192);
+        assert!(w.update_worth_sending(rcv_nxt));
+    }
+
+    #[test]
     fn a_locked_buffer_is_never_autotuned() {
         let cfg = ReceiverConfig {
             autotune: false,
@@ -278,7 +365,10 @@ mod tests {
         };
         let mut w = ReceiveWindow::new(&cfg, 1448);
         w.start(SimTime::ZERO, 1, Some(SimDuration::from_millis(1)));
-        w.on_data(SimTime(5_000_000), 1448, 1 + 100 * 1448);
+        for _ in 0..100 {
+            w.on_data(1448);
+        }
+        w.read(SimTime(5_000_000), 100 * 1448);
         assert_eq!(w.rcvbuf(), 131_072);
     }
 }

@@ -17,6 +17,7 @@
 
 use super::ack_policy::{AckDecision, AckPolicy};
 use super::idle_restart::cwnd_restart;
+use super::reader::Reader;
 use super::receive_window::ReceiveWindow;
 use super::rtt::RttEstimator;
 use crate::cc::{Algorithm, ControlBlock};
@@ -89,6 +90,13 @@ pub struct Socket {
     acks: AckPolicy,
     nagle: Nagle,
     app_received: u64,
+    reader: Reader,
+    read_tick: Option<SimTime>,
+
+    // ---- zero-window probing (tcp_timer.c `tcp_probe_timer`) ----
+    persist_deadline: Option<SimTime>,
+    probes_out: u32,
+    probe_pending: bool,
 }
 
 impl Socket {
@@ -126,6 +134,11 @@ impl Socket {
             acks: AckPolicy::new(cfg.receiver.delayed_ack.clone(), cfg.receiver.quickack),
             nagle: cfg.sender.nagle,
             app_received: 0,
+            reader: Reader::new(cfg.receiver.read_rate),
+            read_tick: None,
+            persist_deadline: None,
+            probes_out: 0,
+            probe_pending: false,
         }
     }
 
@@ -210,13 +223,52 @@ impl Socket {
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        match (self.rto_deadline, self.acks.deadline()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        [
+            self.rto_deadline,
+            self.acks.deadline(),
+            self.read_tick,
+            self.persist_deadline,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// Bytes received and not yet read by the application.
+    pub fn unread(&self) -> u64 {
+        self.rwin.unread()
+    }
+
+    /// The application reads what its pace allows; a read that reopens the
+    /// window enough sends a window update (`tcp_cleanup_rbuf`).
+    fn app_read(&mut self, now: SimTime) {
+        let want = self.reader.budget(now, self.rwin.unread());
+        if want > 0 {
+            self.app_received += self.rwin.read(now, want);
+            if self.state == State::Established && self.rwin.update_worth_sending(self.rcv_nxt) {
+                self.ack_now = true;
+            }
         }
+        self.read_tick = self.reader.next_tick(now, self.rwin.unread(), self.mss);
     }
 
     pub fn handle_timeout(&mut self, now: SimTime, trace: &mut Trace) {
+        if self.read_tick.is_some_and(|t| t <= now) {
+            self.app_read(now);
+        }
+        if self.persist_deadline.is_some_and(|t| t <= now) {
+            // The peer's window is still closed: probe it (`tcp_send_probe0`).
+            self.persist_deadline = None;
+            self.probe_pending = true;
+            self.probes_out += 1;
+            trace.push(
+                now,
+                TraceEvent::ZeroWindowProbe {
+                    side: self.side,
+                    probes: self.probes_out,
+                },
+            );
+        }
         if self.acks.deadline().is_some_and(|t| t <= now) {
             self.acks.on_timer();
             self.ack_now = true;
@@ -302,11 +354,21 @@ impl Socket {
             }
             State::Established => {}
         }
+        if !self.reader.reads_at_once() {
+            self.app_read(now);
+        }
         if seg.flags.ack {
             self.on_ack(now, seg, trace);
         }
         if seg.len > 0 {
             self.on_data(now, seg, trace);
+            if !self.reader.reads_at_once() {
+                self.read_tick = self.reader.next_tick(now, self.rwin.unread(), self.mss);
+            }
+        } else if seg.seq < self.rcv_nxt && !seg.flags.syn {
+            // An old sequence number (a zero-window probe): answer with the
+            // current window at once (`tcp_send_dupack`).
+            self.ack_now = true;
         }
     }
 
@@ -347,6 +409,11 @@ impl Socket {
             return;
         }
         self.snd_wnd = seg.wnd;
+        // `tcp_ack_probe`: the window has room for the next segment again.
+        if self.persist_deadline.is_some() && self.next_fits() {
+            self.persist_deadline = None;
+            self.probes_out = 0;
+        }
         if seg.ack == self.snd_una {
             return; // duplicate ACK: no fast retransmit in this slice
         }
@@ -400,6 +467,18 @@ impl Socket {
         };
     }
 
+    /// Bytes of the next segment to send, if any data is waiting.
+    fn next_len(&self) -> u64 {
+        self.write_end
+            .saturating_sub(self.snd_nxt)
+            .min(self.mss as u64)
+    }
+
+    /// The next segment fits in the peer's window (`tcp_snd_wnd_test`).
+    fn next_fits(&self) -> bool {
+        self.snd_nxt + self.next_len() <= self.snd_una + self.snd_wnd
+    }
+
     /// Data arrived (tcp_input.c `tcp_data_queue`, `__tcp_ack_snd_check`).
     fn on_data(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
         if seg.seq != self.rcv_nxt {
@@ -408,8 +487,10 @@ impl Socket {
             return;
         }
         self.rcv_nxt += seg.len as u64;
-        self.app_received += seg.len as u64;
-        let grew = self.rwin.on_data(now, seg.len, self.rcv_nxt);
+        let grew = self.rwin.on_data(seg.len);
+        if self.reader.reads_at_once() {
+            self.app_received += self.rwin.read(now, seg.len as u64);
+        }
         let unacked = self.rcv_nxt - self.rcv_wup;
         let rcv_wnd = self.rwin.current_window(self.rcv_wup);
         let armed_before = self.acks.deadline();
@@ -476,12 +557,47 @@ impl Socket {
         {
             return Some(out);
         }
+        if self.probe_pending && self.state == State::Established {
+            self.probe_pending = false;
+            return Some(self.window_probe(now));
+        }
         if self.ack_now && self.state == State::Established {
             let mut seg = self.blank(self.snd_nxt);
             self.stamp_ack(&mut seg);
             return Some((seg, 0, false));
         }
         None
+    }
+
+    /// A zero-window probe (`tcp_write_wakeup`): if the window has any room,
+    /// send as much new data as fits; otherwise an already-acknowledged
+    /// sequence number with no data, which the receiver must answer with an ACK
+    /// carrying its current window.
+    fn window_probe(&mut self, now: SimTime) -> (Segment, u32, bool) {
+        let room = (self.snd_una + self.snd_wnd).saturating_sub(self.snd_nxt);
+        let len = room.min(self.next_len());
+        if len > 0 {
+            let seq = self.snd_nxt;
+            let mut seg = self.blank(seq);
+            seg.len = len as u32;
+            self.stamp_ack(&mut seg);
+            let flight = self.next_flight;
+            self.in_flight.push_back(InFlight {
+                seq,
+                end: seq + len,
+                flight,
+                sent_at: now,
+                retransmitted: false,
+            });
+            self.snd_nxt += len;
+            self.snd_max = self.snd_max.max(self.snd_nxt);
+            self.lsndtime = Some(now);
+            self.rto_deadline.get_or_insert(now + self.rtt.rto());
+            return (seg, flight, false);
+        }
+        let mut seg = self.blank(self.snd_una.saturating_sub(1));
+        self.stamp_ack(&mut seg);
+        (seg, 0, false)
     }
 
     /// Nagle's rule for a sub-MSS segment while data is in flight
@@ -510,6 +626,15 @@ impl Socket {
         // with TSO can also cut a large buffer at the window edge to the byte,
         // `tcp_mss_split_point`; the simulator sends whole segments only.)
         if self.snd_nxt + len > self.snd_una + self.snd_wnd {
+            // Window-limited with nothing in flight: no ACK will come to reopen
+            // it, so the persist timer must (RTO, doubling per probe, ≤ 120 s).
+            if self.packets_out() == 0 && self.persist_deadline.is_none() && !self.probe_pending {
+                let mut wait = self.rtt.rto();
+                for _ in 0..self.probes_out.min(16) {
+                    wait = wait.doubled();
+                }
+                self.persist_deadline = Some(now + wait.min(crate::config::TCP_RTO_MAX));
+            }
             return None;
         }
         if len < self.mss as u64 && self.packets_out() > 0 && self.nagle_holds() {
