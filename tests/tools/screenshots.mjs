@@ -14,10 +14,9 @@ for (const path of pages) {
   for (const theme of ["light", "navy"]) {
     for (const width of [1200, 360]) {
       const { page, problems, close } = await openPage(env, path, { viewport: { width, height: 900 } });
-      await page.evaluate((t) => {
-        localStorage.setItem("mdbook-theme", t);
-        document.documentElement.className = document.documentElement.className.replace(/\b(light|rust|coal|navy|ayu)\b/g, "") + " " + t;
-      }, theme);
+      // mdBook reads the theme from localStorage while loading: set it, then reload.
+      await page.evaluate((t) => localStorage.setItem("mdbook-theme", t), theme);
+      await page.reload({ waitUntil: "load" });
       const w = page.locator(".tcp-widget").first();
       if (await w.count()) {
         await w.locator(".tw-root").waitFor({ timeout: 10000 });
