@@ -2,7 +2,7 @@
 //! server that answers them, possibly several times with idle gaps between.
 //!
 //! ```text
-//!  transfer k starts (at connect, then every `gap`)
+//!  transfer k starts (at connect, then every `gap`, or `think` after k-1 completed)
 //!    request non-empty: client writes the request ─► server, once it has all
 //!                       of it, writes the response
 //!    request empty:     server writes the response at once (a push)
@@ -13,7 +13,7 @@
 //! after each, as a real application's separate `write()` calls would) and
 //! schedules the next start.
 
-use crate::config::RequestResponse;
+use crate::config::{Pacing, RequestResponse};
 use crate::segment::Side;
 use crate::tcp::Socket;
 use crate::time::SimTime;
@@ -83,10 +83,12 @@ impl AppState {
         );
         self.started.push(now);
         let mut actions = Vec::new();
-        if index + 1 < self.cfg.repeat {
+        if let Pacing::Every(gap) = self.cfg.pacing
+            && index + 1 < self.cfg.repeat
+        {
             actions.push(Action::StartLater {
                 index: index + 1,
-                at: now + self.cfg.gap,
+                at: now + gap,
             });
         }
         if self.cfg.request.is_empty() {
@@ -127,6 +129,14 @@ impl AppState {
                 started: self.started[self.done as usize],
             });
             self.done += 1;
+            if let Pacing::After(think) = self.cfg.pacing
+                && self.done < self.cfg.repeat
+            {
+                actions.push(Action::StartLater {
+                    index: self.done,
+                    at: now + think,
+                });
+            }
         }
         actions
     }

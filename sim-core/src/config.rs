@@ -158,13 +158,22 @@ impl Default for SenderConfig {
 /// response as soon as the connection is up). Each is a list of `write()`
 /// calls made back to back (an HTTP header, then its body), because where one
 /// write ends decides what Nagle may hold back. The exchange happens `repeat`
-/// times on the same connection, each one starting `gap` after the previous.
+/// times on the same connection, paced by [`Pacing`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestResponse {
     pub request: Vec<u64>,
     pub response: Vec<u64>,
     pub repeat: u32,
-    pub gap: SimDuration,
+    pub pacing: Pacing,
+}
+
+/// When the next exchange of a repeated transfer starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pacing {
+    /// This long after the previous one started (a timer-driven push: write, sleep, write).
+    Every(SimDuration),
+    /// This long after the previous one completed (a request loop with think time).
+    After(SimDuration),
 }
 
 impl RequestResponse {
@@ -207,7 +216,7 @@ impl Default for Scenario {
                 request: vec![147],
                 response: vec![512 * 1024],
                 repeat: 1,
-                gap: SimDuration::ZERO,
+                pacing: Pacing::Every(SimDuration::ZERO),
             },
             time_limit: SimDuration::from_secs(600),
         }
@@ -298,7 +307,8 @@ impl Scenario {
         check("app.request", self.app.request.len(), 0, 1000, " writes")?;
         check("app.response", self.app.response.len(), 1, 1000, " writes")?;
         check("app.repeat", self.app.repeat, 1, 10_000, "")?;
-        check("app.gap", self.app.gap.0, 0, 3_600_000_000_000, " ns")?;
+        let (Pacing::Every(d) | Pacing::After(d)) = self.app.pacing;
+        check("app.gap", d.0, 0, 3_600_000_000_000, " ns")?;
         check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
         Ok(())
     }

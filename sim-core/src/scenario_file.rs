@@ -31,7 +31,8 @@
 
 use crate::cc::Algorithm;
 use crate::config::{
-    ConfigError, DelayedAck, HostConfig, Nagle, PathConfig, RequestResponse, Scenario, WindowShare,
+    ConfigError, DelayedAck, HostConfig, Nagle, Pacing, PathConfig, RequestResponse, Scenario,
+    WindowShare,
 };
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;
@@ -170,6 +171,10 @@ pub enum AppSection {
         /// Time from the start of one exchange to the start of the next, e.g. "10s".
         #[serde(default, skip_serializing_if = "Option::is_none")]
         gap: Option<String>,
+        /// Or: time from the end of one exchange (client has read the response) to
+        /// the start of the next, e.g. "0ms" for a request loop.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        think: Option<String>,
         /// How fast the client's application reads, in bytes per second (e.g. "100KB");
         /// "0B": it stops reading. Default: it reads everything at once.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -297,6 +302,7 @@ impl ScenarioFile {
                 response,
                 repeat,
                 gap,
+                think,
                 client_read_rate,
                 server_read_rate,
             } => {
@@ -317,9 +323,17 @@ impl ScenarioFile {
                     },
                     response: response.parse("app.response")?,
                     repeat: repeat.unwrap_or(1),
-                    gap: match gap {
-                        Some(g) => parse_duration(g).map_err(|e| err("app.gap", e.0))?,
-                        None => SimDuration::ZERO,
+                    pacing: match (gap, think) {
+                        (Some(_), Some(_)) => {
+                            return Err(err("app.think", "give `gap` or `think`, not both"));
+                        }
+                        (Some(g), None) => {
+                            Pacing::Every(parse_duration(g).map_err(|e| err("app.gap", e.0))?)
+                        }
+                        (None, Some(t)) => {
+                            Pacing::After(parse_duration(t).map_err(|e| err("app.think", e.0))?)
+                        }
+                        (None, None) => Pacing::Every(SimDuration::ZERO),
                     },
                 }
             }
