@@ -23,6 +23,8 @@ pub const TCP_DELACK_MIN: SimDuration = SimDuration::from_millis(40);
 pub const TCP_TIMEOUT_INIT: SimDuration = SimDuration::from_secs(1);
 /// `TCP_RTO_MIN`: 200 ms.
 pub const TCP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
+/// `net.ipv4.tcp_retries2` default.
+pub const TCP_RETRIES2: u32 = 15;
 /// `TCP_RTO_MAX`: 120 s.
 pub const TCP_RTO_MAX: SimDuration = SimDuration::from_secs(120);
 /// Linux's default `txqueuelen` is 1000 packets; at 1500 bytes that is this many bytes.
@@ -139,6 +141,8 @@ pub struct SenderConfig {
     /// `net.ipv4.tcp_slow_start_after_idle`: shrink cwnd after an idle period
     /// longer than the RTO (`tcp_cwnd_restart`).
     pub slow_start_after_idle: bool,
+    /// `net.ipv4.tcp_retries2`: unanswered zero-window probes before giving up.
+    pub retries2: u32,
 }
 
 impl Default for SenderConfig {
@@ -149,6 +153,7 @@ impl Default for SenderConfig {
             congestion_control: Algorithm::default(),
             nagle: Nagle::Minshall,
             slow_start_after_idle: true,
+            retries2: TCP_RETRIES2,
         }
     }
 }
@@ -229,6 +234,13 @@ impl HostConfig {
         let key = |k: &str| format!("{host}.{k}");
         check(&key("mss"), self.sender.mss, 64, 65_000, " B")?;
         check(&key("route.initcwnd"), self.sender.initcwnd, 1, 1_000, "")?;
+        check(
+            &key("sysctl.\"net.ipv4.tcp_retries2\""),
+            self.sender.retries2,
+            1,
+            255,
+            "",
+        )?;
         check(
             &key("syn_window"),
             self.receiver.syn_window,

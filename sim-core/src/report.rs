@@ -130,6 +130,13 @@ pub fn trace_lines(run: &RunResult) -> String {
                 )
             }
             TraceEvent::Established { side } => writeln!(out, "{t:.6} {} established", side.name()),
+            TraceEvent::Aborted { side, probes } => {
+                writeln!(
+                    out,
+                    "{t:.6} {} gives up after {probes} unanswered probes",
+                    side.name()
+                )
+            }
             TraceEvent::ZeroWindowProbe { side, probes } => {
                 writeln!(out, "{t:.6} {} zero-window probe #{probes}", side.name())
             }

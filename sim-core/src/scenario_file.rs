@@ -213,6 +213,7 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_adv_win_scale",
     "net.ipv4.tcp_congestion_control",
     "net.ipv4.tcp_moderate_rcvbuf",
+    "net.ipv4.tcp_retries2",
     "net.ipv4.tcp_rmem",
     "net.ipv4.tcp_slow_start_after_idle",
     "net.ipv4.tcp_window_scaling",
@@ -448,6 +449,10 @@ impl HostSection {
                     h.sender.slow_start_after_idle = flag(&key, v)?
                 }
                 "net.ipv4.tcp_window_scaling" => h.receiver.window_scaling = flag(&key, v)?,
+                "net.ipv4.tcp_retries2" => {
+                    h.sender.retries2 = u32::try_from(int(&key, v)?)
+                        .map_err(|_| err(&key, "must not be negative"))?
+                }
                 // Kernels before 6.6; setting it selects the old accounting.
                 "net.ipv4.tcp_adv_win_scale" => match int(&key, v)? {
                     x @ -31..=31 if x != 0 => {

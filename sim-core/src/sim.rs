@@ -45,6 +45,8 @@ pub enum Outcome {
     TimeLimit { at: SimTime },
     /// The event budget ran out ([`MAX_EVENTS`]).
     EventLimit { at: SimTime },
+    /// A host gave the connection up (tcp_retries2 exhausted).
+    Aborted { at: SimTime },
 }
 
 impl Outcome {
@@ -245,6 +247,9 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         w.perform(now, actions);
         if w.apps.finished() {
             break Outcome::Completed { at: now };
+        }
+        if w.client.is_aborted() || w.server.is_aborted() {
+            break Outcome::Aborted { at: now };
         }
         w.pump(now, side);
         w.pump(now, side.peer());

@@ -39,8 +39,10 @@ pub enum TraceEvent {
     RtoFired { side: Side, rto_ns: u64 },
     /// The delayed-ACK timer was armed to fire at `deadline`.
     DelayedAckArmed { side: Side, deadline: SimTime },
-    /// The persist timer fired: `side` probes the peer's zero window (`probes` so far).
+    /// The persist timer fired: `side` probes the peer's zero window (`probes` so far on this connection).
     ZeroWindowProbe { side: Side, probes: u32 },
+    /// `side` gave the connection up after `probes` probes with no ACK in between.
+    Aborted { side: Side, probes: u32 },
     /// Handshake complete on this side.
     Established { side: Side },
     /// The client has read the whole response of transfer `index`, which
@@ -134,6 +136,11 @@ impl Trace {
                 TraceEvent::Established { side } => {
                     h.write(7);
                     h.write(side as u64);
+                }
+                TraceEvent::Aborted { side, probes } => {
+                    h.write(10);
+                    h.write(side as u64);
+                    h.write(probes as u64);
                 }
                 TraceEvent::ZeroWindowProbe { side, probes } => {
                     h.write(9);

@@ -40,8 +40,13 @@ fn every_scenario_file_runs_and_reports_json() {
             String::from_utf8_lossy(&out.stderr)
         );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["outcome"], "completed", "{}", path.display());
-        assert!(v["completion_ms"].as_f64().unwrap() > 0.0);
+        // Each case's own test checks its outcome; here: a run that ends without
+        // completing must say why (one case models a receiver that never reads).
+        match v["outcome"].as_str().unwrap() {
+            "completed" => assert!(v["completion_ms"].as_f64().unwrap() > 0.0),
+            "time-limit" => assert!(v["completion_ms"].is_null()),
+            other => panic!("{}: unexpected outcome {other}", path.display()),
+        }
     }
     assert!(n >= 5, "found {n} scenario files");
 }

@@ -16,7 +16,9 @@ use sim_core::sim;
 use sim_core::time::SimDuration;
 
 fn transfers(name: &str) -> Vec<TransferTiming> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
     let (_, scenario) = scenario_file::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     summarize(&sim::run(&scenario).unwrap()).transfers
 }
@@ -34,10 +36,20 @@ fn with_classic_stacks_100000_bytes_stall_on_every_transfer_and_99900_never_do()
     let fast = transfers("seed-000-99900-classic.toml");
     assert_eq!((slow.len(), fast.len()), (20, 20));
     for t in &slow {
-        assert!(t.duration() >= SimDuration::from_millis(200), "transfer {} took {}", t.index, t.duration());
+        assert!(
+            t.duration() >= SimDuration::from_millis(200),
+            "transfer {} took {}",
+            t.index,
+            t.duration()
+        );
     }
     for t in &fast {
-        assert!(t.duration() < SimDuration::from_millis(20), "transfer {} took {}", t.index, t.duration());
+        assert!(
+            t.duration() < SimDuration::from_millis(20),
+            "transfer {} took {}",
+            t.index,
+            t.duration()
+        );
     }
     // Reported: 5.2 vs 2.7 MB/s, a factor of 1.9. The stall here is the whole
     // 200 ms timer, so the factor is at least that.
@@ -49,7 +61,12 @@ fn with_linux_stacks_the_hundred_extra_bytes_cost_nothing() {
     let a = speed(&transfers("seed-000-99900-linux.toml"));
     let b = speed(&transfers("seed-000-100000-linux.toml"));
     // 100 extra bytes in 100,000: the speeds agree within 1 %.
-    assert!((a / b - 1.0).abs() < 0.01, "{:.2} vs {:.2} MB/s", a / 1e6, b / 1e6);
+    assert!(
+        (a / b - 1.0).abs() < 0.01,
+        "{:.2} vs {:.2} MB/s",
+        a / 1e6,
+        b / 1e6
+    );
 }
 
 #[test]
@@ -69,11 +86,16 @@ fn a_post_split_into_header_and_body_waits_40ms_once_the_connection_is_interacti
 
 #[test]
 fn tcp_nodelay_removes_the_wait_from_every_post() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/seed-000-post-header-body.toml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios/seed-000-post-header-body.toml");
     let text = std::fs::read_to_string(path).unwrap() + "\n[client.sockopt]\nTCP_NODELAY = 1\n";
     let (_, scenario) = scenario_file::parse(&text).unwrap();
     for t in summarize(&sim::run(&scenario).unwrap()).transfers {
         // Header and body leave together: one round trip each.
-        assert!((7.0..7.1).contains(&t.duration().as_millis_f64()), "{}", t.duration());
+        assert!(
+            (7.0..7.1).contains(&t.duration().as_millis_f64()),
+            "{}",
+            t.duration()
+        );
     }
 }

@@ -90,3 +90,98 @@ fn reading_reopens_the_window_with_an_update_of_its_own() {
         .count();
     assert!(updates > 10, "{updates} window updates");
 }
+
+#[test]
+fn the_stopped_reader_case_stays_open_because_every_probe_is_answered() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios/seed-001-receiver-stops-reading.toml");
+    let (_, s) = sim_core::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let run = run(&s);
+    assert!(
+        matches!(run.outcome, sim_core::sim::Outcome::TimeLimit { .. }),
+        "{:?}",
+        run.outcome
+    );
+    let probes: Vec<_> = run
+        .trace
+        .records()
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.event,
+                TraceEvent::ZeroWindowProbe {
+                    side: Side::Server,
+                    ..
+                }
+            )
+        })
+        .map(|r| r.time)
+        .collect();
+    // Backoff doubles up to TCP_RTO_MAX and stays there: the last gaps are 120 s.
+    let last_gap = probes[probes.len() - 1].since(probes[probes.len() - 2]);
+    assert_eq!(last_gap, SimDuration::from_secs(120));
+    assert!(
+        probes.len() > 15,
+        "more probes than tcp_retries2, and still open"
+    );
+}
+
+/// Drives two sockets by hand (sans-IO), delivering segments instantly, so a
+/// test can cut the wire.
+mod by_hand {
+    use sim_core::config::HostConfig;
+    use sim_core::segment::Segment;
+    use sim_core::tcp::Socket;
+    use sim_core::time::{SimDuration, SimTime};
+    use sim_core::trace::{Trace, TraceEvent};
+
+    fn out(s: &mut Socket, now: SimTime) -> Vec<Segment> {
+        std::iter::from_fn(|| s.poll_transmit(now).map(|(seg, _, _)| seg)).collect()
+    }
+
+    #[test]
+    fn probes_with_no_answer_give_up_after_tcp_retries2() {
+        let mut trace = Trace::default();
+        let mut client_cfg = HostConfig::default();
+        client_cfg.receiver.read_rate = Some(0); // never reads
+        let mut client = Socket::connect(&client_cfg);
+        let mut server = Socket::listen(&HostConfig::default());
+        let mut now = SimTime::ZERO;
+        // Handshake and the server's data, delivered instantly until the client's
+        // window closes.
+        server.app_write(now, 1 << 20, &mut trace);
+        for _ in 0..200 {
+            now += SimDuration::from_micros(10);
+            for seg in out(&mut client, now) {
+                server.handle_segment(now, &seg, &mut trace);
+            }
+            for seg in out(&mut server, now) {
+                client.handle_segment(now, &seg, &mut trace);
+            }
+        }
+        // Now the wire goes dead: the server's probes are never answered.
+        let mut gave_up_at = None;
+        for _ in 0..100 {
+            let Some(t) = server.poll_timeout() else {
+                break;
+            };
+            now = t;
+            server.handle_timeout(now, &mut trace);
+            let _ = out(&mut server, now);
+            if server.is_aborted() {
+                gave_up_at = Some(now);
+                break;
+            }
+        }
+        assert!(gave_up_at.is_some(), "the server gives up");
+        let probes = trace
+            .records()
+            .iter()
+            .filter(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { .. }))
+            .count();
+        assert_eq!(
+            probes, 15,
+            "net.ipv4.tcp_retries2 = 15 unanswered probes, then tcp_write_err"
+        );
+    }
+}

@@ -76,7 +76,8 @@ impl RunView {
                 let end = match run.outcome {
                     Outcome::Completed { at }
                     | Outcome::TimeLimit { at }
-                    | Outcome::EventLimit { at } => at,
+                    | Outcome::EventLimit { at }
+                    | Outcome::Aborted { at } => at,
                 };
                 RunView {
                     transits: analysis::transits(&run.trace),

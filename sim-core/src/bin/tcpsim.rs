@@ -98,6 +98,7 @@ fn run(file: &PathBuf, format: Format, interval: &str) -> Result<String, String>
                 Outcome::Completed { at } => ("completed", at),
                 Outcome::TimeLimit { at } => ("time-limit", at),
                 Outcome::EventLimit { at } => ("event-limit", at),
+                Outcome::Aborted { at } => ("aborted", at),
             };
             let v = json!({
                 "format": 1,

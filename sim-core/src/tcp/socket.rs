@@ -95,8 +95,15 @@ pub struct Socket {
 
     // ---- zero-window probing (tcp_timer.c `tcp_probe_timer`) ----
     persist_deadline: Option<SimTime>,
+    /// Probes sent since the last ACK arrived (`icsk_probes_out`).
     probes_out: u32,
+    /// Doublings of the probe interval since the window last opened (`icsk_backoff`).
+    probe_backoff: u32,
+    /// Probes sent over the connection's life, for the trace.
+    probes_total: u32,
     probe_pending: bool,
+    retries2: u32,
+    aborted: bool,
 }
 
 impl Socket {
@@ -138,7 +145,11 @@ impl Socket {
             read_tick: None,
             persist_deadline: None,
             probes_out: 0,
+            probe_backoff: 0,
+            probes_total: 0,
             probe_pending: false,
+            retries2: cfg.sender.retries2,
+            aborted: false,
         }
     }
 
@@ -223,6 +234,9 @@ impl Socket {
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
+        if self.aborted {
+            return None;
+        }
         [
             self.rto_deadline,
             self.acks.deadline(),
@@ -232,6 +246,11 @@ impl Socket {
         .into_iter()
         .flatten()
         .min()
+    }
+
+    /// The connection was given up (`tcp_write_err`): it sends nothing more.
+    pub fn is_aborted(&self) -> bool {
+        self.aborted
     }
 
     /// Bytes received and not yet read by the application.
@@ -257,15 +276,31 @@ impl Socket {
             self.app_read(now);
         }
         if self.persist_deadline.is_some_and(|t| t <= now) {
-            // The peer's window is still closed: probe it (`tcp_send_probe0`).
             self.persist_deadline = None;
+            // tcp_probe_timer: after net.ipv4.tcp_retries2 probes with no ACK in
+            // between, the connection is given up (tcp_write_err). A receiver that
+            // answers keeps it open indefinitely (RFC 1122 4.2.2.17).
+            if self.probes_out >= self.retries2 {
+                self.aborted = true;
+                trace.push(
+                    now,
+                    TraceEvent::Aborted {
+                        side: self.side,
+                        probes: self.probes_out,
+                    },
+                );
+                return;
+            }
+            // The peer's window is still closed: probe it (`tcp_send_probe0`).
             self.probe_pending = true;
             self.probes_out += 1;
+            self.probes_total += 1;
+            self.probe_backoff = (self.probe_backoff + 1).min(self.retries2);
             trace.push(
                 now,
                 TraceEvent::ZeroWindowProbe {
                     side: self.side,
-                    probes: self.probes_out,
+                    probes: self.probes_total,
                 },
             );
         }
@@ -409,10 +444,12 @@ impl Socket {
             return;
         }
         self.snd_wnd = seg.wnd;
+        // Any ACK answers the probes (tcp_ack resets icsk_probes_out).
+        self.probes_out = 0;
         // `tcp_ack_probe`: the window has room for the next segment again.
         if self.persist_deadline.is_some() && self.next_fits() {
             self.persist_deadline = None;
-            self.probes_out = 0;
+            self.probe_backoff = 0;
         }
         if seg.ack == self.snd_una {
             return; // duplicate ACK: no fast retransmit in this slice
@@ -537,6 +574,9 @@ impl Socket {
     /// Returns the segment and, for data, its flight number and whether it is
     /// a retransmission.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        if self.aborted {
+            return None;
+        }
         if self.syn_pending {
             self.syn_pending = false;
             let mut seg = self.blank(0);
@@ -630,7 +670,7 @@ impl Socket {
             // it, so the persist timer must (RTO, doubling per probe, ≤ 120 s).
             if self.packets_out() == 0 && self.persist_deadline.is_none() && !self.probe_pending {
                 let mut wait = self.rtt.rto();
-                for _ in 0..self.probes_out.min(16) {
+                for _ in 0..self.probe_backoff.min(16) {
                     wait = wait.doubled();
                 }
                 self.persist_deadline = Some(now + wait.min(crate::config::TCP_RTO_MAX));
