@@ -29,15 +29,14 @@ fn a_drop_tail_overflow_is_repaired_by_timeout_and_the_transfer_completes() {
     assert!(sum.completion.is_some(), "the transfer must still finish");
 }
 
-#[test]
-fn after_a_timeout_cwnd_is_one_and_ssthresh_half_the_old_cwnd() {
-    let run = run(&shallow_queue());
-    let (i, _) = run
+/// cwnd just before and after the server's first RTO, and the new ssthresh.
+fn first_rto(s: &sim_core::config::Scenario) -> (u32, u32, u32) {
+    let run = run(s);
+    let i = run
         .trace
         .records()
         .iter()
-        .enumerate()
-        .find(|(_, r)| {
+        .position(|r| {
             matches!(
                 r.event,
                 TraceEvent::RtoFired {
@@ -47,16 +46,28 @@ fn after_a_timeout_cwnd_is_one_and_ssthresh_half_the_old_cwnd() {
             )
         })
         .expect("an RTO fires");
-    let after = run.trace.records()[i + 1];
-    match after.event {
+    match run.trace.records()[i + 1].event {
         TraceEvent::CwndChanged {
             old, new, ssthresh, ..
-        } => {
-            assert_eq!(new, 1);
-            assert_eq!(ssthresh, (old / 2).max(2));
-        }
+        } => (old, new, ssthresh),
         e => panic!("expected a cwnd change after the RTO, got {e:?}"),
     }
+}
+
+#[test]
+fn after_a_timeout_reno_sets_cwnd_1_and_ssthresh_half_the_old_cwnd() {
+    let mut s = shallow_queue();
+    s.server.sender.congestion_control = sim_core::cc::Algorithm::by_name("reno").unwrap();
+    let (old, new, ssthresh) = first_rto(&s);
+    assert_eq!(new, 1);
+    assert_eq!(ssthresh, (old / 2).max(2));
+}
+
+#[test]
+fn after_a_timeout_cubic_sets_cwnd_1_and_ssthresh_717_1024_of_the_old_cwnd() {
+    let (old, new, ssthresh) = first_rto(&shallow_queue());
+    assert_eq!(new, 1);
+    assert_eq!(ssthresh, (old * 717 / 1024).max(2));
 }
 
 #[test]

@@ -7,16 +7,36 @@
 //! `tcp_enter_loss` / `tcp_init_cwnd_reduction` do.
 //!
 //! Algorithms are chosen by their kernel names and dispatched through
-//! [`Algorithm`], one module each. This first slice has Reno; CUBIC and BBR join
-//! behind the same interface.
+//! [`Algorithm`], one module each: Reno and CUBIC (the Linux default); BBR
+//! joins behind the same interface.
 
+mod cubic;
 mod reno;
 pub mod slow_start;
 
+pub use cubic::{Cubic, cubic_root};
 pub use reno::Reno;
 
+use crate::time::{SimDuration, SimTime};
 use std::fmt;
 use std::str::FromStr;
+
+/// Congestion-avoidance states an algorithm is told about (`tcp_ca_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    Open,
+    /// A retransmission timeout: everything outstanding is presumed lost.
+    Loss,
+}
+
+/// Events an algorithm may react to (`enum tcp_ca_event`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CwndEvent {
+    /// First transmission with nothing in flight (`CA_EVENT_TX_START`).
+    TxStart,
+    /// Any data transmission.
+    DataSent,
+}
 
 /// The part of `struct tcp_sock` congestion control reads and writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,10 +77,17 @@ impl ControlBlock {
 pub trait CongestionOps {
     /// Kernel name (`net.ipv4.tcp_congestion_control`).
     fn name(&self) -> &'static str;
-    /// `.ssthresh`: the slow-start threshold to use after a loss. Returns, never writes.
-    fn ssthresh(&self, cb: &ControlBlock) -> u32;
+    /// `.ssthresh`: the slow-start threshold to use after a loss. Returns it and
+    /// never writes the control block's ssthresh (it may update its own state).
+    fn ssthresh(&mut self, cb: &ControlBlock) -> u32;
     /// `.cong_avoid`: grow cwnd for `acked` newly acknowledged segments.
-    fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32);
+    fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32, now: SimTime);
+    /// `.pkts_acked`: an ACK arrived, with an RTT sample if one could be taken.
+    fn pkts_acked(&mut self, _rtt: Option<SimDuration>) {}
+    /// `.set_state`.
+    fn set_state(&mut self, _state: CaState) {}
+    /// `.cwnd_event`.
+    fn cwnd_event(&mut self, _event: CwndEvent, _now: SimTime) {}
     /// `.undo_cwnd`: cwnd to restore when a loss turns out to be spurious.
     fn undo_cwnd(&self, cb: &ControlBlock) -> u32 {
         cb.cwnd
@@ -71,12 +98,14 @@ pub trait CongestionOps {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Algorithm {
     Reno(Reno),
+    Cubic(Cubic),
 }
 
 impl Algorithm {
     pub fn by_name(name: &str) -> Result<Self, UnknownAlgorithm> {
         match name {
             "reno" => Ok(Algorithm::Reno(Reno)),
+            "cubic" => Ok(Algorithm::Cubic(Cubic::default())),
             other => Err(UnknownAlgorithm(other.to_string())),
         }
     }
@@ -84,29 +113,44 @@ impl Algorithm {
     fn ops(&self) -> &dyn CongestionOps {
         match self {
             Algorithm::Reno(r) => r,
+            Algorithm::Cubic(c) => c,
         }
     }
 
     fn ops_mut(&mut self) -> &mut dyn CongestionOps {
         match self {
             Algorithm::Reno(r) => r,
+            Algorithm::Cubic(c) => c,
         }
     }
 
     pub fn name(&self) -> &'static str {
         self.ops().name()
     }
-    pub fn ssthresh(&self, cb: &ControlBlock) -> u32 {
-        self.ops().ssthresh(cb)
+    pub fn ssthresh(&mut self, cb: &ControlBlock) -> u32 {
+        self.ops_mut().ssthresh(cb)
     }
-    pub fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32) {
-        self.ops_mut().cong_avoid(cb, acked)
+    pub fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32, now: SimTime) {
+        self.ops_mut().cong_avoid(cb, acked, now)
+    }
+    pub fn pkts_acked(&mut self, rtt: Option<SimDuration>) {
+        self.ops_mut().pkts_acked(rtt)
+    }
+    pub fn set_state(&mut self, state: CaState) {
+        self.ops_mut().set_state(state)
+    }
+    pub fn cwnd_event(&mut self, event: CwndEvent, now: SimTime) {
+        self.ops_mut().cwnd_event(event, now)
+    }
+    pub fn undo_cwnd(&self, cb: &ControlBlock) -> u32 {
+        self.ops().undo_cwnd(cb)
     }
 }
 
 impl Default for Algorithm {
+    /// `net.ipv4.tcp_congestion_control` as distributions ship it.
     fn default() -> Self {
-        Algorithm::Reno(Reno)
+        Algorithm::Cubic(Cubic::default())
     }
 }
 
@@ -115,7 +159,11 @@ pub struct UnknownAlgorithm(pub String);
 
 impl fmt::Display for UnknownAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown congestion control `{}` (known: reno)", self.0)
+        write!(
+            f,
+            "unknown congestion control `{}` (known: reno, cubic)",
+            self.0
+        )
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::slow_start::{tcp_cong_avoid_ai, tcp_slow_start};
 use super::{CongestionOps, ControlBlock};
+use crate::time::SimTime;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reno;
@@ -13,12 +14,12 @@ impl CongestionOps for Reno {
     }
 
     /// `tcp_reno_ssthresh()`: max(cwnd / 2, 2).
-    fn ssthresh(&self, cb: &ControlBlock) -> u32 {
+    fn ssthresh(&mut self, cb: &ControlBlock) -> u32 {
         (cb.cwnd >> 1).max(2)
     }
 
     /// `tcp_reno_cong_avoid()`.
-    fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32) {
+    fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32, _now: SimTime) {
         if !cb.cwnd_limited {
             return;
         }
@@ -50,7 +51,7 @@ mod tests {
     fn an_app_limited_sender_does_not_grow_cwnd() {
         let mut cb = ControlBlock::new(10);
         cb.cwnd_limited = false;
-        Reno.cong_avoid(&mut cb, 2);
+        Reno.cong_avoid(&mut cb, 2, SimTime::ZERO);
         assert_eq!(cb.cwnd, 10);
     }
 
@@ -58,7 +59,7 @@ mod tests {
     fn crossing_ssthresh_spends_the_leftover_in_avoidance() {
         let mut cb = ControlBlock::new(19);
         cb.ssthresh = 20;
-        Reno.cong_avoid(&mut cb, 2);
+        Reno.cong_avoid(&mut cb, 2, SimTime::ZERO);
         // one segment takes cwnd to ssthresh, the other is credited towards +1
         assert_eq!((cb.cwnd, cb.cwnd_cnt), (20, 1));
     }

@@ -20,7 +20,7 @@ use super::idle_restart::cwnd_restart;
 use super::reader::Reader;
 use super::receive_window::ReceiveWindow;
 use super::rtt::RttEstimator;
-use crate::cc::{Algorithm, ControlBlock};
+use crate::cc::{Algorithm, CaState, ControlBlock, CwndEvent};
 use crate::config::{HostConfig, Nagle};
 use crate::segment::{Flags, Segment, Side};
 use crate::time::{SimDuration, SimTime};
@@ -334,6 +334,7 @@ impl Socket {
                 // and everything outstanding is treated as lost.
                 let old = self.cb.cwnd;
                 self.cb.ssthresh = self.cc.ssthresh(&self.cb);
+                self.cc.set_state(CaState::Loss);
                 self.cb.cwnd = 1;
                 self.cb.cwnd_cnt = 0;
                 self.in_flight.clear();
@@ -479,11 +480,12 @@ impl Socket {
         if let Some(r) = sample {
             self.rtt.on_sample(r);
         }
+        self.cc.pkts_acked(sample);
         if acked > 0 {
             self.next_flight = newest_flight + 1;
             self.cb.cwnd_limited = self.cwnd_limited();
             let old = self.cb.cwnd;
-            self.cc.cong_avoid(&mut self.cb, acked);
+            self.cc.cong_avoid(&mut self.cb, acked, now);
             if self.cb.cwnd != old {
                 trace.push(
                     now,
@@ -691,6 +693,10 @@ impl Socket {
         let flight = self.next_flight;
         self.acks.on_data_sent(now);
         self.lsndtime = Some(now);
+        if self.in_flight.is_empty() {
+            self.cc.cwnd_event(CwndEvent::TxStart, now);
+        }
+        self.cc.cwnd_event(CwndEvent::DataSent, now);
         self.in_flight.push_back(InFlight {
             seq,
             end: seq + len,
