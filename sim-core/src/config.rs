@@ -42,6 +42,8 @@ pub struct PathConfig {
     pub delay_reverse: SimDuration,
     /// Drop-tail queue capacity in bytes, each direction.
     pub queue_bytes: u64,
+    /// Probability that a packet is lost on the way, each direction (seeded).
+    pub loss: f64,
 }
 
 impl PathConfig {
@@ -53,6 +55,7 @@ impl PathConfig {
             delay_forward: half,
             delay_reverse: SimDuration(rtt.0 - half.0),
             queue_bytes: DEFAULT_QUEUE_BYTES,
+            loss: 0.0,
         }
     }
 
@@ -208,6 +211,10 @@ pub struct Scenario {
     pub app: RequestResponse,
     /// Stop the run here even if the transfer has not finished.
     pub time_limit: SimDuration,
+    /// Per-packet trace records to keep (the rest are counted and hashed only).
+    pub trace_packet_budget: usize,
+    /// Seed for the path's random loss.
+    pub seed: u64,
 }
 
 impl Default for Scenario {
@@ -224,6 +231,8 @@ impl Default for Scenario {
                 pacing: Pacing::Every(SimDuration::ZERO),
             },
             time_limit: SimDuration::from_secs(600),
+            trace_packet_budget: crate::trace::DEFAULT_PACKET_BUDGET,
+            seed: 1,
         }
     }
 }
@@ -310,6 +319,12 @@ impl Scenario {
             10_000_000_000,
             " ns",
         )?;
+        if !(0.0..=0.5).contains(&self.path.loss) {
+            return Err(ConfigError {
+                key: "path.loss".into(),
+                message: format!("{} is outside the allowed range 0 to 0.5", self.path.loss),
+            });
+        }
         check("path.queue", self.path.queue_bytes, 0, 1 << 32, " B")?;
         for (host, h) in [("client", &self.client), ("server", &self.server)] {
             h.validate(host)?;

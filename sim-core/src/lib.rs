@@ -23,6 +23,7 @@ pub mod config;
 pub mod event_queue;
 pub mod link;
 pub mod report;
+pub mod rng;
 #[cfg(feature = "scenario-file")]
 pub mod scenario_file;
 pub mod segment;

@@ -10,6 +10,7 @@
 //! of its own: it keeps the time its serialiser frees up and the packets still
 //! waiting, to know how full the queue is.
 
+use crate::rng::Rng;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -21,6 +22,9 @@ pub struct LinkConfig {
     pub delay: SimDuration,
     /// Bytes that may wait in the queue (not counting the packet being serialised).
     pub queue_bytes: u64,
+    /// Probability that a packet is lost on the wire (random loss, not congestion).
+    pub loss: f64,
+    pub seed: u64,
 }
 
 /// What happened to a packet offered to the link.
@@ -49,11 +53,13 @@ pub struct Link {
     waiting: VecDeque<(SimTime, u32)>,
     waiting_bytes: u64,
     stats: LinkStats,
+    rng: Rng,
 }
 
 impl Link {
     pub fn new(cfg: LinkConfig) -> Self {
         Link {
+            rng: Rng::new(cfg.seed),
             cfg,
             busy_until: SimTime::ZERO,
             waiting: VecDeque::new(),
@@ -103,6 +109,11 @@ impl Link {
         }
         let departs = self.busy_until.max(now);
         self.busy_until = departs + self.serialisation(bytes);
+        // A random loss still occupies the link; the packet just never arrives.
+        if self.rng.chance(self.cfg.loss) {
+            self.stats.dropped += 1;
+            return Admission::Dropped;
+        }
         if departs > now {
             self.waiting.push_back((departs, bytes));
             self.waiting_bytes += bytes as u64;
@@ -126,6 +137,8 @@ mod tests {
             rate_bps,
             delay: SimDuration::from_millis(delay_ms),
             queue_bytes,
+            loss: 0.0,
+            seed: 1,
         })
     }
 
@@ -161,6 +174,27 @@ mod tests {
         }
         assert_eq!(l.queue_bytes(SimTime::ZERO), 1500);
         assert_eq!(l.queue_bytes(SimTime(12_000)), 0);
+    }
+
+    #[test]
+    fn random_loss_drops_about_its_share_and_repeats_with_the_seed() {
+        let run = |seed| {
+            let mut l = Link::new(LinkConfig {
+                rate_bps: 1_000_000_000,
+                delay: SimDuration::ZERO,
+                queue_bytes: 1 << 30,
+                loss: 0.01,
+                seed,
+            });
+            (0..100_000)
+                .map(|i| l.offer(SimTime(i * 20_000), 1500) == Admission::Dropped)
+                .collect::<Vec<_>>()
+        };
+        let a = run(7);
+        let dropped = a.iter().filter(|d| **d).count();
+        assert!((900..1100).contains(&dropped), "{dropped}");
+        assert_eq!(a, run(7));
+        assert_ne!(a, run(8));
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub struct ScenarioFile {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Seed for the path's random loss (default 1): the same seed, the same run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// Stop after this much simulated time, e.g. "600s" (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit: Option<String>,
@@ -91,6 +94,9 @@ pub struct PathSection {
     /// Drop-tail queue as a multiple of the bandwidth-delay product.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_bdp: Option<f64>,
+    /// Probability that a packet is lost on the way, each direction, e.g. 0.0001.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<f64>,
     /// Path MTU in bytes (route attribute `mtu`); payload per segment is MTU − 52
     /// (IPv4 20, TCP 20, timestamps 12). Default 1500.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -282,6 +288,9 @@ impl ScenarioFile {
             path: self.path.to_config()?,
             ..Scenario::default()
         };
+        if let Some(seed) = self.seed {
+            s.seed = seed;
+        }
         if let Some(t) = &self.time_limit {
             s.time_limit = parse_duration(t).map_err(|e| err("time_limit", e.0))?;
         }
@@ -362,6 +371,15 @@ impl PathSection {
                 ));
             }
         };
+        if let Some(loss) = self.loss {
+            if !(loss.is_finite() && (0.0..=0.5).contains(&loss)) {
+                return Err(err(
+                    "path.loss",
+                    format!("{loss} is outside the allowed range 0 to 0.5"),
+                ));
+            }
+            path.loss = loss;
+        }
         match (&self.queue, self.queue_bdp) {
             (Some(q), None) => {
                 path.queue_bytes = parse_bytes(q).map_err(|e| err("path.queue", e.0))?

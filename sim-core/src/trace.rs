@@ -54,19 +54,59 @@ pub enum TraceEvent {
     },
 }
 
-/// An append-only list of records in time order.
-#[derive(Clone, Debug, Default)]
+/// An append-only list of records in time order, with a budget for the
+/// per-packet records that dominate long runs.
+///
+/// Memory stays bounded: once `packet_budget` packet records (sent, received,
+/// dropped, delayed-ACK timers) are stored, further ones are only counted.
+/// Everything else (cwnd changes, timeouts, transfers) is always kept, and the
+/// hash covers every record, stored or not, so determinism checks still see
+/// the whole run.
+#[derive(Clone, Debug)]
 pub struct Trace {
     records: Vec<TraceRecord>,
+    packet_budget: usize,
+    packets_kept: usize,
+    skipped: u64,
+    fnv: Fnv,
+}
+
+/// Packet records a trace keeps by default: about 100 MB natively at most,
+/// enough for every widget case (a 64 MiB transfer is ~46,000 segments).
+pub const DEFAULT_PACKET_BUDGET: usize = 1_000_000;
+
+impl Default for Trace {
+    fn default() -> Self {
+        Trace::with_packet_budget(DEFAULT_PACKET_BUDGET)
+    }
 }
 
 impl Trace {
+    pub fn with_packet_budget(packet_budget: usize) -> Self {
+        Trace {
+            records: Vec::new(),
+            packet_budget,
+            packets_kept: 0,
+            skipped: 0,
+            fnv: Fnv::default(),
+        }
+    }
+
     pub fn push(&mut self, time: SimTime, event: TraceEvent) {
         debug_assert!(
             self.records.last().is_none_or(|r| r.time <= time),
             "trace must stay in time order"
         );
-        self.records.push(TraceRecord { time, event });
+        let record = TraceRecord { time, event };
+        hash_record(&mut self.fnv, &record);
+        if record.is_packet_level() {
+            if self.packets_kept >= self.packet_budget {
+                self.skipped += 1;
+                return;
+            }
+            self.packets_kept += 1;
+        }
+        self.records.push(record);
     }
 
     pub fn records(&self) -> &[TraceRecord] {
@@ -81,85 +121,103 @@ impl Trace {
         self.records.is_empty()
     }
 
-    /// A 64-bit FNV-1a hash of every record, for determinism checks: the same
-    /// scenario must give the same hash natively and in wasm.
+    /// Packet records counted but not stored because the budget ran out.
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    /// A 64-bit FNV-1a hash of every record pushed, for determinism checks: the
+    /// same scenario must give the same hash natively and in wasm.
     pub fn hash(&self) -> u64 {
-        let mut h = Fnv::default();
-        for r in &self.records {
-            h.write(r.time.0);
-            match r.event {
-                TraceEvent::SegmentSent {
-                    seg,
-                    flight,
-                    retransmit,
-                    departs,
-                    arrives,
-                } => {
-                    h.write(1);
-                    hash_segment(&mut h, &seg);
-                    h.write(flight as u64);
-                    h.write(retransmit as u64);
-                    h.write(departs.map_or(u64::MAX, |t| t.0));
-                    h.write(arrives.map_or(u64::MAX, |t| t.0));
-                }
-                TraceEvent::SegmentDropped { seg } => {
-                    h.write(2);
-                    hash_segment(&mut h, &seg);
-                }
-                TraceEvent::SegmentReceived { to, seg } => {
-                    h.write(3);
-                    h.write(to as u64);
-                    hash_segment(&mut h, &seg);
-                }
-                TraceEvent::CwndChanged {
-                    side,
-                    old,
-                    new,
-                    ssthresh,
-                } => {
-                    h.write(4);
-                    h.write(side as u64);
-                    h.write(old as u64);
-                    h.write(new as u64);
-                    h.write(ssthresh as u64);
-                }
-                TraceEvent::RtoFired { side, rto_ns } => {
-                    h.write(5);
-                    h.write(side as u64);
-                    h.write(rto_ns);
-                }
-                TraceEvent::DelayedAckArmed { side, deadline } => {
-                    h.write(6);
-                    h.write(side as u64);
-                    h.write(deadline.0);
-                }
-                TraceEvent::Established { side } => {
-                    h.write(7);
-                    h.write(side as u64);
-                }
-                TraceEvent::Aborted { side, probes } => {
-                    h.write(10);
-                    h.write(side as u64);
-                    h.write(probes as u64);
-                }
-                TraceEvent::ZeroWindowProbe { side, probes } => {
-                    h.write(9);
-                    h.write(side as u64);
-                    h.write(probes as u64);
-                }
-                TraceEvent::TransferComplete {
-                    index,
-                    bytes,
-                    started,
-                } => {
-                    h.write(8);
-                    h.write(index as u64);
-                    h.write(bytes);
-                    h.write(started.0);
-                }
-            }
+        self.fnv.0
+    }
+}
+
+impl TraceRecord {
+    /// Records there is one of per packet (or per ACK), which long runs must not keep without bound.
+    pub fn is_packet_level(&self) -> bool {
+        matches!(
+            self.event,
+            TraceEvent::SegmentSent { .. }
+                | TraceEvent::SegmentReceived { .. }
+                | TraceEvent::SegmentDropped { .. }
+                | TraceEvent::DelayedAckArmed { .. }
+        )
+    }
+}
+
+fn hash_record(h: &mut Fnv, r: &TraceRecord) {
+    h.write(r.time.0);
+    match r.event {
+        TraceEvent::SegmentSent {
+            seg,
+            flight,
+            retransmit,
+            departs,
+            arrives,
+        } => {
+            h.write(1);
+            hash_segment(h, &seg);
+            h.write(flight as u64);
+            h.write(retransmit as u64);
+            h.write(departs.map_or(u64::MAX, |t| t.0));
+            h.write(arrives.map_or(u64::MAX, |t| t.0));
         }
-        h.0
+        TraceEvent::SegmentDropped { seg } => {
+            h.write(2);
+            hash_segment(h, &seg);
+        }
+        TraceEvent::SegmentReceived { to, seg } => {
+            h.write(3);
+            h.write(to as u64);
+            hash_segment(h, &seg);
+        }
+        TraceEvent::CwndChanged {
+            side,
+            old,
+            new,
+            ssthresh,
+        } => {
+            h.write(4);
+            h.write(side as u64);
+            h.write(old as u64);
+            h.write(new as u64);
+            h.write(ssthresh as u64);
+        }
+        TraceEvent::RtoFired { side, rto_ns } => {
+            h.write(5);
+            h.write(side as u64);
+            h.write(rto_ns);
+        }
+        TraceEvent::DelayedAckArmed { side, deadline } => {
+            h.write(6);
+            h.write(side as u64);
+            h.write(deadline.0);
+        }
+        TraceEvent::Established { side } => {
+            h.write(7);
+            h.write(side as u64);
+        }
+        TraceEvent::Aborted { side, probes } => {
+            h.write(10);
+            h.write(side as u64);
+            h.write(probes as u64);
+        }
+        TraceEvent::ZeroWindowProbe { side, probes } => {
+            h.write(9);
+            h.write(side as u64);
+            h.write(probes as u64);
+        }
+        TraceEvent::TransferComplete {
+            index,
+            bytes,
+            started,
+        } => {
+            h.write(8);
+            h.write(index as u64);
+            h.write(bytes);
+            h.write(started.0);
+        }
     }
 }
 
@@ -174,6 +232,7 @@ fn hash_segment(h: &mut Fnv, s: &Segment) {
 }
 
 /// FNV-1a: tiny, dependency-free and identical on every platform.
+#[derive(Clone, Debug)]
 struct Fnv(u64);
 
 impl Default for Fnv {

@@ -320,7 +320,13 @@ mod tests {
     }
 
     /// Plays ACK clocking: every RTT, one ACK per segment of cwnd.
-    fn grow(c: &mut Cubic, cb: &mut ControlBlock, start: SimTime, rtt_ms: u64, rtts: u64) -> Vec<u32> {
+    fn grow(
+        c: &mut Cubic,
+        cb: &mut ControlBlock,
+        start: SimTime,
+        rtt_ms: u64,
+        rtts: u64,
+    ) -> Vec<u32> {
         let mut out = Vec::new();
         for r in 0..rtts {
             let now = start + SimDuration::from_millis(r * rtt_ms);
@@ -345,7 +351,11 @@ mod tests {
         // RFC 9438: W(K/2) = 100 − 0.4·(2.1)³ ≈ 96.3; W(K) = 100; W(K + 1.8 s) ≈ 102.3.
         // Linux aims one RTT ahead and counts whole segments: allow 3.
         let at = |rtt: usize| w[rtt] as f64;
-        assert!((at(21) - Cubic::w_cubic(100.0, 2.2)).abs() <= 3.0, "K/2: {}", at(21));
+        assert!(
+            (at(21) - Cubic::w_cubic(100.0, 2.2)).abs() <= 3.0,
+            "K/2: {}",
+            at(21)
+        );
         assert!((at(42) - 100.0).abs() <= 3.0, "K: {}", at(42));
         assert!(at(59) > 100.0, "beyond K it probes above W_max: {}", at(59));
         // Concave before K: the first 10 RTTs gain more than the 10 before K.

@@ -1,0 +1,54 @@
+//! Simulator speed on the book's heavy cases: `cargo bench -p sim-core`.
+//!
+//! Throughput is reported in simulator events per second (criterion's
+//! "elements"), alongside the wall time per run. Figures depend on the
+//! machine: quote them with the machine named.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sim_core::scenario_file;
+use sim_core::sim;
+use std::hint::black_box;
+
+fn scenario(text: &str) -> sim_core::config::Scenario {
+    scenario_file::parse(text).expect("benchmark scenario is valid").1
+}
+
+fn cases() -> Vec<(&'static str, sim_core::config::Scenario)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let seed_004 = std::fs::read_to_string(root.join("seed-004-512k-7ms.toml")).unwrap();
+    vec![
+        ("a_512k_slow_start_7ms", scenario(&seed_004)),
+        (
+            "c_30s_cubic_1gbit_210ms_loss_1e-4",
+            scenario(
+                r#"
+format = 1
+time_limit = "30s"
+seed = 1
+[path]
+rate = "1Gbit"
+rtt = "210ms"
+loss = 0.0001
+queue_bdp = 1.0
+[app]
+type = "request-response"
+response = "10GiB"
+"#,
+            ),
+        ),
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scenarios");
+    group.sample_size(10);
+    for (name, s) in cases() {
+        let events = sim::run(&s).unwrap().events;
+        group.throughput(Throughput::Elements(events));
+        group.bench_function(name, |b| b.iter(|| black_box(sim::run(black_box(&s)).unwrap().events)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
