@@ -10,7 +10,9 @@ use sim_core::sim;
 use std::hint::black_box;
 
 fn scenario(text: &str) -> sim_core::config::Scenario {
-    scenario_file::parse(text).expect("benchmark scenario is valid").1
+    scenario_file::parse(text)
+        .expect("benchmark scenario is valid")
+        .1
 }
 
 fn cases() -> Vec<(&'static str, sim_core::config::Scenario)> {
@@ -45,7 +47,9 @@ fn bench(c: &mut Criterion) {
     for (name, s) in cases() {
         let events = sim::run(&s).unwrap().events;
         group.throughput(Throughput::Elements(events));
-        group.bench_function(name, |b| b.iter(|| black_box(sim::run(black_box(&s)).unwrap().events)));
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(sim::run(black_box(&s)).unwrap().events))
+        });
     }
     group.finish();
 }
