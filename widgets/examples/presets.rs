@@ -2,14 +2,16 @@
 //! the browser runs: `cargo run -p tcp-widgets --example presets`.
 
 use tcp_widgets::params::preset_values;
-use tcp_widgets::run_view::{RunView, SlowStartParams};
+use tcp_widgets::run_view::{RunView, SlowStartParams, trace_hash};
 
 fn main() {
     for spec in widget_spec::WIDGETS {
         println!("{} — {}", spec.name, spec.title);
         for preset in spec.presets {
             let values = preset_values(spec, preset.name).expect("declared preset");
-            let run = RunView::simulate(&SlowStartParams::from_values(spec, &values));
+            let params = SlowStartParams::from_values(spec, &values);
+            let run = RunView::simulate(&params);
+            let hash = trace_hash(&params).map_or("none".to_string(), |h| format!("{h:016x}"));
             let done = run
                 .summary
                 .completion
@@ -23,7 +25,7 @@ fn main() {
                 .map(|f| f.bytes.to_string())
                 .collect();
             println!(
-                "  {:<14} {:>10}  {} round trips  flights: {}",
+                "  {:<14} {:>10}  {} round trips  hash {hash}  flights: {}",
                 preset.name,
                 done,
                 run.summary.round_trips(),

@@ -16,6 +16,23 @@ mod theme;
 
 use wasm_bindgen::prelude::*;
 
+/// The trace hash of a preset's run, in hex (`"none"` for an unknown widget or
+/// preset), so a test can check the browser simulates bit-for-bit what the
+/// native build does.
+#[wasm_bindgen]
+pub fn preset_trace_hash(widget: &str, preset: &str) -> String {
+    let Some(spec) = widget_spec::widget(widget) else {
+        return "none".into();
+    };
+    let Some(values) = params::preset_values(spec, preset) else {
+        return "none".into();
+    };
+    match run_view::trace_hash(&run_view::SlowStartParams::from_values(spec, &values)) {
+        Some(h) => format!("{h:016x}"),
+        None => "none".into(),
+    }
+}
+
 /// Mounts every widget placeholder on the page that is not mounted yet and
 /// returns how many it mounted. An unknown widget name gets a visible error
 /// box instead of a blank space.

@@ -55,6 +55,12 @@ impl SlowStartParams {
     }
 }
 
+/// The hash of the whole trace of a run (see `sim_core::trace::Trace::hash`):
+/// equal natively and in the browser, or the simulator is not deterministic.
+pub fn trace_hash(p: &SlowStartParams) -> Option<u64> {
+    sim::run(&p.scenario()).ok().map(|run| run.trace.hash())
+}
+
 pub struct RunView {
     pub transits: Vec<Transit>,
     /// (time ns, cwnd segments), starting at zero.

@@ -1,0 +1,40 @@
+// The simulator compiled to WebAssembly must produce bit-for-bit the run the
+// native build does: for every preset, the trace hash computed in Chromium
+// equals the one `cargo run -p tcp-widgets --example presets` prints.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { setup, openPage } from "./support/browser.mjs";
+
+let env;
+before(async () => (env = await setup()));
+after(async () => env && (await env.close()));
+
+function nativeHashes() {
+  const root = join(import.meta.dirname, "..");
+  const out = execFileSync("cargo", ["run", "--quiet", "-p", "tcp-widgets", "--example", "presets"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  const hashes = {};
+  for (const line of out.split("\n")) {
+    const m = line.match(/^\s+(\S+)\s+.*hash ([0-9a-f]{16})/);
+    if (m) hashes[m[1]] = m[2];
+  }
+  return hashes;
+}
+
+test("every preset's trace hash is the same in the browser as natively", async () => {
+  const native = nativeHashes();
+  assert.ok(Object.keys(native).length >= 5, `presets found: ${Object.keys(native)}`);
+  const { page, problems, close } = await openPage(env, "slow-start.html");
+  await page.waitForSelector("#slow-start-1 .tw-root");
+  const inBrowser = await page.evaluate(async (names) => {
+    const mod = await import(new URL("generated/widgets/tcp_widgets.js", document.baseURI).href);
+    return Object.fromEntries(names.map((n) => [n, mod.preset_trace_hash("slow-start", n)]));
+  }, Object.keys(native));
+  assert.deepEqual(inBrowser, native);
+  assert.deepEqual(problems.console, []);
+  await close();
+});
