@@ -7,19 +7,17 @@
 //! client read) minus the server→client delay plus the client→server delay.
 #![cfg(feature = "scenario-file")]
 
+mod common;
+use common::*;
+
 use sim_core::analysis::{TransferTiming, summarize};
-use sim_core::scenario_file;
 use sim_core::segment::Side;
-use sim_core::sim::{self, RunResult};
+use sim_core::sim::RunResult;
 use sim_core::time::SimTime;
 use sim_core::trace::TraceEvent;
 
 fn run(name: &str) -> RunResult {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios")
-        .join(name);
-    let (_, scenario) = scenario_file::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    sim::run(&scenario).unwrap()
+    common::run(&scenario_file(name))
 }
 
 /// The capture's span for a simulated transfer, in ms.

@@ -10,17 +10,15 @@
 //! absolute speeds.
 #![cfg(feature = "scenario-file")]
 
+mod common;
+use common::{scenario_file, scenario_text};
+
 use sim_core::analysis::{TransferTiming, summarize};
-use sim_core::scenario_file;
 use sim_core::sim;
 use sim_core::time::SimDuration;
 
 fn transfers(name: &str) -> Vec<TransferTiming> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios")
-        .join(name);
-    let (_, scenario) = scenario_file::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    summarize(&sim::run(&scenario).unwrap()).transfers
+    summarize(&common::run(&scenario_file(name))).transfers
 }
 
 /// Bytes per second over all the transfers of a loop.
@@ -86,10 +84,9 @@ fn a_post_split_into_header_and_body_waits_40ms_once_the_connection_is_interacti
 
 #[test]
 fn tcp_nodelay_removes_the_wait_from_every_post() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios/seed-000-post-header-body.toml");
-    let text = std::fs::read_to_string(path).unwrap() + "\n[client.sockopt]\nTCP_NODELAY = 1\n";
-    let (_, scenario) = scenario_file::parse(&text).unwrap();
+    let text =
+        scenario_text("seed-000-post-header-body.toml") + "\n[client.sockopt]\nTCP_NODELAY = 1\n";
+    let (_, scenario) = sim_core::scenario_file::parse(&text).unwrap();
     for t in summarize(&sim::run(&scenario).unwrap()).transfers {
         // Header and body leave together: one round trip each.
         assert!(

@@ -4,17 +4,15 @@
 //! caps the upload near 200 KB/s; at 0.1 ms it hardly matters.
 #![cfg(feature = "scenario-file")]
 
-use sim_core::scenario_file;
+mod common;
+use common::*;
+
 use sim_core::segment::Side;
-use sim_core::sim::{self, RunResult};
+use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
 
 fn run(name: &str) -> RunResult {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios")
-        .join(name);
-    let (_, scenario) = scenario_file::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    sim::run(&scenario).unwrap()
+    common::run(&scenario_file(name))
 }
 
 /// Seconds from the request's first byte leaving the client to the server's
@@ -37,16 +35,7 @@ fn upload_secs(r: &RunResult) -> f64 {
 #[test]
 fn the_server_never_offers_more_than_half_its_doubled_8k_buffer() {
     let r = run("seed-001-so-rcvbuf-8k-40ms.toml");
-    let max_wnd = r
-        .trace
-        .records()
-        .iter()
-        .filter_map(|rec| match rec.event {
-            TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server => Some(seg.wnd),
-            _ => None,
-        })
-        .max()
-        .unwrap();
+    let max_wnd = max_window_sent_by(&r, Side::Server);
     // Half of 16384 is 8192; the SYN-ACK offers that rounded down to whole 1460-byte
     // segments (7300), and with each arriving segment charged to the buffer first,
     // the window never grows past it.

@@ -7,19 +7,15 @@
 //! the comparable simulated span adds one RTT for the close (FIN, FIN, ACK).
 #![cfg(feature = "scenario-file")]
 
+mod common;
+use common::scenario_file;
+
 use sim_core::analysis::{flights, summarize};
-use sim_core::scenario_file;
 use sim_core::segment::Side;
-use sim_core::sim::{self, RunResult};
+use sim_core::sim::RunResult;
 
 fn run(name: &str) -> RunResult {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let (_, scenario) =
-        scenario_file::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    sim::run(&scenario).unwrap()
+    common::run(&scenario_file(name))
 }
 
 /// Simulated first-SYN-to-close span in ms.

@@ -3,11 +3,13 @@
 //! 35 ms a connection cannot beat 65535 B / 35 ms ≈ 1.87 MB/s on any line.
 #![cfg(feature = "scenario-file")]
 
+mod common;
+use common::{max_window_sent_by, scenario_text};
+
 use sim_core::analysis::summarize;
 use sim_core::scenario_file;
 use sim_core::segment::Side;
 use sim_core::sim::{self, RunResult};
-use sim_core::trace::TraceEvent;
 
 fn run_text(text: &str) -> RunResult {
     let (_, scenario) = scenario_file::parse(text).unwrap();
@@ -15,9 +17,7 @@ fn run_text(text: &str) -> RunResult {
 }
 
 fn case7() -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios/seed-000-no-window-scaling.toml");
-    std::fs::read_to_string(path).unwrap()
+    scenario_text("seed-000-no-window-scaling.toml")
 }
 
 /// Bytes per second over the transfer.
@@ -29,16 +29,7 @@ fn rate(run: &RunResult) -> f64 {
 #[test]
 fn without_scaling_no_window_exceeds_65535_bytes() {
     let r = run_text(&case7());
-    let max_wnd = r
-        .trace
-        .records()
-        .iter()
-        .filter_map(|rec| match rec.event {
-            TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Client => Some(seg.wnd),
-            _ => None,
-        })
-        .max()
-        .unwrap();
+    let max_wnd = max_window_sent_by(&r, Side::Client);
     assert_eq!(max_wnd, 65_535);
 }
 

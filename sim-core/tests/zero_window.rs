@@ -9,7 +9,6 @@ use sim_core::analysis::summarize;
 use sim_core::config::Scenario;
 use sim_core::segment::Side;
 use sim_core::time::SimDuration;
-use sim_core::trace::TraceEvent;
 
 /// The server pushes `bytes` to a client with a locked 16 KB receive buffer
 /// (8 KB of window) whose application reads `rate` bytes per second.
@@ -38,21 +37,7 @@ fn a_stopped_reader_closes_the_window_and_the_sender_probes_with_backoff() {
     // its ACK comes back after the client's delayed-ACK timer. From then on the
     // window is shut and each empty probe waits twice as long as the one before
     // (RTO × 2^probes, tcp_probe_timer).
-    let probes: Vec<_> = run
-        .trace
-        .records()
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.event,
-                TraceEvent::ZeroWindowProbe {
-                    side: Side::Server,
-                    ..
-                }
-            )
-        })
-        .map(|r| r.time)
-        .collect();
+    let probes = probe_times(&run, Side::Server);
     assert!(probes.len() >= 5, "{} probes", probes.len());
     let gaps: Vec<u64> = probes.windows(2).map(|w| w[1].since(w[0]).0).collect();
     for pair in gaps.windows(2).skip(1).take(3) {
@@ -102,21 +87,7 @@ fn the_stopped_reader_case_stays_open_because_every_probe_is_answered() {
         "{:?}",
         run.outcome
     );
-    let probes: Vec<_> = run
-        .trace
-        .records()
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.event,
-                TraceEvent::ZeroWindowProbe {
-                    side: Side::Server,
-                    ..
-                }
-            )
-        })
-        .map(|r| r.time)
-        .collect();
+    let probes = probe_times(&run, Side::Server);
     // Backoff doubles up to TCP_RTO_MAX and stays there: the last gaps are 120 s.
     let last_gap = probes[probes.len() - 1].since(probes[probes.len() - 2]);
     assert_eq!(last_gap, SimDuration::from_secs(120));

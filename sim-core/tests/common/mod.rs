@@ -87,3 +87,42 @@ pub fn cwnd_steps(run: &RunResult) -> Vec<u32> {
         })
         .collect()
 }
+
+/// A scenario from the book's `scenarios/` folder.
+#[cfg(feature = "scenario-file")]
+pub fn scenario_file(name: &str) -> Scenario {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    sim_core::scenario_file::parse(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .1
+}
+
+/// The text of a scenario file, for tests that edit it.
+pub fn scenario_text(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The largest window `side` ever advertised.
+pub fn max_window_sent_by(run: &RunResult, side: Side) -> u64 {
+    sent_by(run, side)
+        .iter()
+        .map(|(_, s, _)| s.wnd)
+        .max()
+        .unwrap_or(0)
+}
+
+/// When `side` sent zero-window probes.
+pub fn probe_times(run: &RunResult, side: Side) -> Vec<SimTime> {
+    run.trace
+        .records()
+        .iter()
+        .filter(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { side: s, .. } if s == side))
+        .map(|r| r.time)
+        .collect()
+}
