@@ -130,6 +130,13 @@ pub fn trace_lines(run: &RunResult) -> String {
                 )
             }
             TraceEvent::Established { side } => writeln!(out, "{t:.6} {} established", side.name()),
+            TraceEvent::FastRetransmit { side, seq } => {
+                writeln!(
+                    out,
+                    "{t:.6} {} fast retransmit of seq {seq} (3 duplicate ACKs)",
+                    side.name()
+                )
+            }
             TraceEvent::Aborted { side, probes } => {
                 writeln!(
                     out,

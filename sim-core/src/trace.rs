@@ -35,6 +35,8 @@ pub enum TraceEvent {
         new: u32,
         ssthresh: u32,
     },
+    /// Three duplicate ACKs: `side` enters fast recovery and resends `seq`.
+    FastRetransmit { side: Side, seq: u64 },
     /// The retransmission timer fired; `rto_ns` is the timeout that expired.
     RtoFired { side: Side, rto_ns: u64 },
     /// The delayed-ACK timer was armed to fire at `deadline`.
@@ -202,6 +204,11 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
             h.write(10);
             h.write(side as u64);
             h.write(probes as u64);
+        }
+        TraceEvent::FastRetransmit { side, seq } => {
+            h.write(11);
+            h.write(side as u64);
+            h.write(seq);
         }
         TraceEvent::ZeroWindowProbe { side, probes } => {
             h.write(9);

@@ -25,6 +25,8 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CaState {
     Open,
+    /// Fast recovery after duplicate ACKs.
+    Recovery,
     /// A retransmission timeout: everything outstanding is presumed lost.
     Loss,
 }

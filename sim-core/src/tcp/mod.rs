@@ -5,6 +5,7 @@ pub mod ack_policy;
 pub mod idle_restart;
 pub mod reader;
 pub mod receive_window;
+pub mod recovery;
 pub mod rtt;
 mod socket;
 

@@ -19,13 +19,14 @@ use super::ack_policy::{AckDecision, AckPolicy};
 use super::idle_restart::cwnd_restart;
 use super::reader::Reader;
 use super::receive_window::ReceiveWindow;
+use super::recovery::{Recovery, TCP_FASTRETRANS_THRESH};
 use super::rtt::RttEstimator;
 use crate::cc::{Algorithm, CaState, ControlBlock, CwndEvent};
 use crate::config::{HostConfig, Nagle};
 use crate::segment::{Flags, Segment, Side};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -70,6 +71,11 @@ pub struct Socket {
     is_cwnd_limited: bool,
     rtt: RttEstimator,
     rto_deadline: Option<SimTime>,
+    /// Duplicate ACKs in a row (`tcp_add_reno_sack`).
+    dupacks: u32,
+    recovery: Option<Recovery>,
+    /// RFC 6582 `recover`: no new fast recovery until snd_una passes this.
+    recover: u64,
     initcwnd: u32,
     slow_start_after_idle: bool,
     /// When data was last sent (`lsndtime`).
@@ -87,6 +93,8 @@ pub struct Socket {
     rcv_wup: u64,
     rwin: ReceiveWindow,
     ack_now: bool,
+    /// Out-of-order data held until the hole before it is filled: start → end.
+    ooo: BTreeMap<u64, u64>,
     acks: AckPolicy,
     nagle: Nagle,
     app_received: u64,
@@ -127,6 +135,9 @@ impl Socket {
             is_cwnd_limited: false,
             rtt: RttEstimator::default(),
             rto_deadline: None,
+            dupacks: 0,
+            recovery: None,
+            recover: 0,
             initcwnd: cfg.sender.initcwnd,
             slow_start_after_idle: cfg.sender.slow_start_after_idle,
             lsndtime: None,
@@ -138,6 +149,7 @@ impl Socket {
             rcv_wup: 0,
             rwin: ReceiveWindow::new(&cfg.receiver, mss),
             ack_now: false,
+            ooo: BTreeMap::new(),
             acks: AckPolicy::new(cfg.receiver.delayed_ack.clone(), cfg.receiver.quickack),
             nagle: cfg.sender.nagle,
             app_received: 0,
@@ -335,6 +347,9 @@ impl Socket {
                 let old = self.cb.cwnd;
                 self.cb.ssthresh = self.cc.ssthresh(&self.cb);
                 self.cc.set_state(CaState::Loss);
+                self.recovery = None;
+                self.dupacks = 0;
+                self.recover = self.snd_max;
                 self.cb.cwnd = 1;
                 self.cb.cwnd_cnt = 0;
                 self.in_flight.clear();
@@ -444,6 +459,7 @@ impl Socket {
         if seg.ack < self.snd_una || seg.ack > self.snd_max.max(self.snd_nxt) {
             return;
         }
+        let window_changed = seg.wnd != self.snd_wnd;
         self.snd_wnd = seg.wnd;
         // Any ACK answers the probes (tcp_ack resets icsk_probes_out).
         self.probes_out = 0;
@@ -453,7 +469,11 @@ impl Socket {
             self.probe_backoff = 0;
         }
         if seg.ack == self.snd_una {
-            return; // duplicate ACK: no fast retransmit in this slice
+            // A duplicate ACK carries no data and no window update.
+            if seg.len == 0 && !window_changed && !self.in_flight.is_empty() {
+                self.on_dupack(now, trace);
+            }
+            return;
         }
         let mut acked = 0u32;
         let mut newest_flight = 0;
@@ -481,7 +501,24 @@ impl Socket {
             self.rtt.on_sample(r);
         }
         self.cc.pkts_acked(sample);
-        if acked > 0 {
+        self.dupacks = 0;
+        let packets_out = self.packets_out();
+        if let Some(r) = &mut self.recovery {
+            r.prr_delivered += acked;
+            let old = self.cb.cwnd;
+            if seg.ack >= r.high_seq {
+                // Recovery complete (`tcp_end_cwnd_reduction`): continue from ssthresh.
+                self.recovery = None;
+                self.cb.cwnd = self.cb.ssthresh;
+                self.cc.set_state(CaState::Open);
+            } else {
+                // Partial ACK: the segment now at the head was lost too (NewReno).
+                r.sacked_out = r.sacked_out.saturating_sub(acked.saturating_sub(1));
+                r.head_retransmitted = false;
+                self.cb.cwnd = r.cwnd(packets_out, self.cb.ssthresh, acked);
+            }
+            self.trace_cwnd(now, old, trace);
+        } else if acked > 0 {
             self.next_flight = newest_flight + 1;
             self.cb.cwnd_limited = self.cwnd_limited();
             let old = self.cb.cwnd;
@@ -506,6 +543,77 @@ impl Socket {
         };
     }
 
+    /// One more duplicate ACK (tcp_input.c `tcp_fastretrans_alert`, without SACK).
+    fn on_dupack(&mut self, now: SimTime, trace: &mut Trace) {
+        self.dupacks += 1;
+        let packets_out = self.packets_out();
+        let old = self.cb.cwnd;
+        if let Some(r) = &mut self.recovery {
+            // Each duplicate ACK means one more segment has left the network.
+            r.sacked_out = (r.sacked_out + 1).min(packets_out.saturating_sub(1));
+            r.prr_delivered += 1;
+            self.cb.cwnd = r.cwnd(packets_out, self.cb.ssthresh, 1);
+        } else if self.dupacks >= TCP_FASTRETRANS_THRESH && self.snd_una >= self.recover {
+            // `tcp_enter_recovery`: halve (or as the algorithm says), retransmit the head.
+            self.cb.ssthresh = self.cc.ssthresh(&self.cb);
+            self.cc.set_state(CaState::Recovery);
+            let mut r = Recovery::new(self.snd_max, packets_out, self.dupacks);
+            r.prr_delivered = 1;
+            self.cb.cwnd = r.cwnd(packets_out, self.cb.ssthresh, 1);
+            self.cb.cwnd_cnt = 0;
+            self.recover = self.snd_max;
+            self.recovery = Some(r);
+            trace.push(
+                now,
+                TraceEvent::FastRetransmit {
+                    side: self.side,
+                    seq: self.snd_una,
+                },
+            );
+        }
+        self.trace_cwnd(now, old, trace);
+    }
+
+    fn trace_cwnd(&self, now: SimTime, old: u32, trace: &mut Trace) {
+        if self.cb.cwnd != old {
+            trace.push(
+                now,
+                TraceEvent::CwndChanged {
+                    side: self.side,
+                    old,
+                    new: self.cb.cwnd,
+                    ssthresh: self.cb.ssthresh,
+                },
+            );
+        }
+    }
+
+    /// Segments the network holds: `packets_out`, or PRR's pipe estimate in recovery.
+    fn flight_size(&self) -> u32 {
+        match &self.recovery {
+            Some(r) => r.pipe(self.packets_out()),
+            None => self.packets_out(),
+        }
+    }
+
+    /// Resends the presumed-lost segment at the head of the queue.
+    fn retransmit_head(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        let front = *self.in_flight.front()?;
+        let mut seg = self.blank(front.seq);
+        seg.len = (front.end - front.seq) as u32;
+        self.stamp_ack(&mut seg);
+        if let Some(f) = self.in_flight.front_mut() {
+            f.retransmitted = true;
+            f.sent_at = now;
+        }
+        if let Some(r) = &mut self.recovery {
+            r.head_retransmitted = true;
+            r.prr_out += 1;
+        }
+        self.rto_deadline = Some(now + self.rtt.rto());
+        Some((seg, front.flight, true))
+    }
+
     /// Bytes of the next segment to send, if any data is waiting.
     fn next_len(&self) -> u64 {
         self.write_end
@@ -520,15 +628,40 @@ impl Socket {
 
     /// Data arrived (tcp_input.c `tcp_data_queue`, `__tcp_ack_snd_check`).
     fn on_data(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
-        if seg.seq != self.rcv_nxt {
-            // Out of order or a duplicate: ACK at once so the sender learns rcv_nxt.
+        let end = seg.end_seq();
+        if end <= self.rcv_nxt {
+            // A duplicate: ACK at once so the sender learns rcv_nxt (tcp_send_dupack).
             self.ack_now = true;
             return;
         }
-        self.rcv_nxt += seg.len as u64;
-        let grew = self.rwin.on_data(seg.len);
+        if seg.seq > self.rcv_nxt {
+            // Out of order: keep it for when the hole is filled, and send a
+            // duplicate ACK at once (the sender counts them).
+            let e = self.ooo.entry(seg.seq).or_insert(end);
+            *e = (*e).max(end);
+            self.ack_now = true;
+            return;
+        }
+        // In order (perhaps overlapping old data): take it, and everything held
+        // out of order that now follows on.
+        let had_ooo = !self.ooo.is_empty();
+        let mut new_end = end;
+        while let Some((&start, &stop)) = self.ooo.first_key_value() {
+            if start > new_end {
+                break;
+            }
+            new_end = new_end.max(stop);
+            self.ooo.pop_first();
+        }
+        let len = (new_end - self.rcv_nxt) as u32;
+        self.rcv_nxt = new_end;
+        let grew = self.rwin.on_data(len);
         if self.reader.reads_at_once() {
-            self.app_received += self.rwin.read(now, seg.len as u64);
+            self.app_received += self.rwin.read(now, len as u64);
+        }
+        if had_ooo {
+            // RFC 5681 4.2: ACK at once when a gap is filled.
+            self.ack_now = true;
         }
         let unacked = self.rcv_nxt - self.rcv_wup;
         let rcv_wnd = self.rwin.current_window(self.rcv_wup);
@@ -595,6 +728,15 @@ impl Socket {
             return Some((seg, 0, self.syn_retransmitted));
         }
         if self.state == State::Established
+            && self
+                .recovery
+                .as_ref()
+                .is_some_and(|r| !r.head_retransmitted)
+            && let Some(out) = self.retransmit_head(now)
+        {
+            return Some(out);
+        }
+        if self.state == State::Established
             && let Some(out) = self.next_data(now)
         {
             return Some(out);
@@ -658,7 +800,7 @@ impl Socket {
         if self.snd_nxt >= self.write_end {
             return None;
         }
-        if self.packets_out() >= self.cb.cwnd {
+        if self.flight_size() >= self.cb.cwnd {
             self.cwnd_validate(true);
             return None;
         }
@@ -693,6 +835,9 @@ impl Socket {
         let flight = self.next_flight;
         self.acks.on_data_sent(now);
         self.lsndtime = Some(now);
+        if let Some(r) = &mut self.recovery {
+            r.prr_out += 1;
+        }
         if self.in_flight.is_empty() {
             self.cc.cwnd_event(CwndEvent::TxStart, now);
         }
