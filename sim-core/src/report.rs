@@ -130,6 +130,18 @@ pub fn trace_lines(run: &RunResult) -> String {
                 )
             }
             TraceEvent::Established { side } => writeln!(out, "{t:.6} {} established", side.name()),
+            TraceEvent::RttSample {
+                side,
+                sample_ns,
+                srtt_ns,
+                ..
+            } => writeln!(
+                out,
+                "{t:.6} {} rtt sample {:.3} ms, srtt {:.3} ms",
+                side.name(),
+                sample_ns as f64 / 1e6,
+                srtt_ns as f64 / 1e6
+            ),
             TraceEvent::FastRetransmit { side, seq } => {
                 writeln!(
                     out,
@@ -231,4 +243,81 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
         total_retr,
     );
     out
+}
+
+/// An `ss -tin`-style line for the server's socket at the end of the run:
+/// congestion control, window scales, RTO, RTT, MSS, cwnd, ssthresh, bytes and
+/// segments, and the send rate cwnd allows (`send` = cwnd × MSS × 8 / srtt).
+pub fn ss_line(run: &RunResult) -> String {
+    let sc = &run.scenario;
+    let (mut cwnd, mut ssthresh) = (sc.server.sender.initcwnd, None::<u32>);
+    let (mut srtt, mut rttvar, mut rto) = (0u64, 0u64, 1_000_000_000u64);
+    let (mut segs_out, mut data_segs_out, mut retrans, mut segs_in) = (0u64, 0u64, 0u64, 0u64);
+    let (mut bytes_sent, mut bytes_acked) = (0u64, 1u64);
+    for r in run.trace.records() {
+        match r.event {
+            TraceEvent::CwndChanged {
+                side: Side::Server,
+                new,
+                ssthresh: st,
+                ..
+            } => {
+                cwnd = new;
+                ssthresh = (st < crate::cc::TCP_INFINITE_SSTHRESH).then_some(st);
+            }
+            TraceEvent::RttSample {
+                side: Side::Server,
+                srtt_ns,
+                rttvar_ns,
+                rto_ns,
+                ..
+            } => {
+                (srtt, rttvar, rto) = (srtt_ns, rttvar_ns, rto_ns);
+            }
+            TraceEvent::SegmentSent {
+                seg, retransmit, ..
+            } if seg.from == Side::Server => {
+                segs_out += 1;
+                if seg.len > 0 {
+                    data_segs_out += 1;
+                    bytes_sent += seg.len as u64;
+                    retrans += retransmit as u64;
+                }
+            }
+            TraceEvent::SegmentReceived {
+                to: Side::Server,
+                seg,
+            } => {
+                segs_in += 1;
+                if seg.flags.ack {
+                    bytes_acked = bytes_acked.max(seg.ack);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mss = sc.server.sender.mss as u64;
+    let ws = if sc.client.receiver.window_scaling && sc.server.receiver.window_scaling {
+        format!(
+            " wscale:{},{}",
+            sc.client.receiver.wscale, sc.server.receiver.wscale
+        )
+    } else {
+        String::new()
+    };
+    let send = if srtt > 0 {
+        (cwnd as u64 * mss * 8) as f64 / (srtt as f64 / 1e9) / 1e6
+    } else {
+        0.0
+    };
+    format!(
+        "{}{ws} rto:{:.0} rtt:{:.3}/{:.3} mss:{mss} cwnd:{cwnd}{} bytes_sent:{bytes_sent} bytes_retrans:{} bytes_acked:{} segs_out:{segs_out} segs_in:{segs_in} data_segs_out:{data_segs_out} send {send:.1}Mbps\n",
+        sc.server.sender.congestion_control.name(),
+        rto as f64 / 1e6,
+        srtt as f64 / 1e6,
+        rttvar as f64 / 1e6,
+        ssthresh.map_or(String::new(), |s| format!(" ssthresh:{s}")),
+        retrans * mss,
+        bytes_acked.saturating_sub(1),
+    )
 }

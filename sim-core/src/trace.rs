@@ -35,6 +35,14 @@ pub enum TraceEvent {
         new: u32,
         ssthresh: u32,
     },
+    /// An RTT measurement on an ACK, and the estimator after it (RFC 6298).
+    RttSample {
+        side: Side,
+        sample_ns: u64,
+        srtt_ns: u64,
+        rttvar_ns: u64,
+        rto_ns: u64,
+    },
     /// Three duplicate ACKs: `side` enters fast recovery and resends `seq`.
     FastRetransmit { side: Side, seq: u64 },
     /// The retransmission timer fired; `rto_ns` is the timeout that expired.
@@ -144,6 +152,7 @@ impl TraceRecord {
                 | TraceEvent::SegmentReceived { .. }
                 | TraceEvent::SegmentDropped { .. }
                 | TraceEvent::DelayedAckArmed { .. }
+                | TraceEvent::RttSample { .. }
         )
     }
 }
@@ -204,6 +213,20 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
             h.write(10);
             h.write(side as u64);
             h.write(probes as u64);
+        }
+        TraceEvent::RttSample {
+            side,
+            sample_ns,
+            srtt_ns,
+            rttvar_ns,
+            rto_ns,
+        } => {
+            h.write(12);
+            h.write(side as u64);
+            h.write(sample_ns);
+            h.write(srtt_ns);
+            h.write(rttvar_ns);
+            h.write(rto_ns);
         }
         TraceEvent::FastRetransmit { side, seq } => {
             h.write(11);

@@ -150,3 +150,30 @@ fn the_iperf_report_adds_up_to_the_whole_transfer() {
         .unwrap();
     assert!((13.0..15.1).contains(&mbit), "{mbit}");
 }
+
+#[test]
+fn the_ss_line_describes_the_servers_socket() {
+    let file = scenarios().join("seed-004-512k-7ms.toml");
+    let out = String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "ss"]).stdout)
+        .unwrap();
+    assert!(out.starts_with("cubic wscale:7,7 rto:"), "{out}");
+    for field in [
+        "mss:1448",
+        "bytes_sent:524288",
+        "data_segs_out:363",
+        "bytes_retrans:0",
+    ] {
+        assert!(out.contains(field), "{field} in {out}");
+    }
+    // srtt is close to the 7 ms path RTT plus serialisation and queueing.
+    let rtt: f64 = out
+        .split("rtt:")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((7.0..9.0).contains(&rtt), "{rtt}");
+}

@@ -5,6 +5,7 @@
 //! tcpsim run FILE --format csv                        # cwnd, ssthresh, in flight, rwnd over time
 //! tcpsim run FILE --format trace                      # every packet, tcpdump-like
 //! tcpsim run FILE --format iperf --interval 1s        # iperf3-style per-interval report
+//! tcpsim run FILE --format ss                         # the server socket as `ss -tin` shows it
 //! tcpsim schema                                       # JSON Schema of scenario files
 //! ```
 //!
@@ -51,6 +52,7 @@ enum Format {
     Json,
     Csv,
     Iperf,
+    Ss,
     Trace,
 }
 
@@ -92,6 +94,7 @@ fn run(file: &PathBuf, format: Format, interval: &str) -> Result<String, String>
         Format::Csv => report::csv_series(&result),
         Format::Trace => report::trace_lines(&result),
         Format::Iperf => report::iperf(&result, interval),
+        Format::Ss => report::ss_line(&result),
         Format::Json => {
             let s = summarize(&result);
             let (outcome, at) = match result.outcome {

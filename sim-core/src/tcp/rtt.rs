@@ -44,6 +44,10 @@ impl RttEstimator {
         self.backoff = 0;
     }
 
+    pub fn rttvar(&self) -> SimDuration {
+        self.rttvar
+    }
+
     pub fn srtt(&self) -> Option<SimDuration> {
         self.srtt
     }

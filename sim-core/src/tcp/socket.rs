@@ -499,6 +499,16 @@ impl Socket {
         }
         if let Some(r) = sample {
             self.rtt.on_sample(r);
+            trace.push(
+                now,
+                TraceEvent::RttSample {
+                    side: self.side,
+                    sample_ns: r.0,
+                    srtt_ns: self.rtt.srtt().map_or(0, |d| d.0),
+                    rttvar_ns: self.rtt.rttvar().0,
+                    rto_ns: self.rtt.rto().0,
+                },
+            );
         }
         self.cc.pkts_acked(sample);
         self.dupacks = 0;
