@@ -42,6 +42,12 @@ pub struct AppState {
     started: Vec<SimTime>,
     responded: u32,
     done: u32,
+    /// A transfer has started but its connection is still being set up.
+    awaiting_connection: bool,
+    /// `responded` and `done` when the current connection was opened: byte
+    /// counts restart with each connection.
+    resp_base: u32,
+    done_base: u32,
 }
 
 impl AppState {
@@ -51,6 +57,9 @@ impl AppState {
             started: Vec::new(),
             responded: 0,
             done: 0,
+            awaiting_connection: false,
+            resp_base: 0,
+            done_base: 0,
         }
     }
 
@@ -74,8 +83,9 @@ impl AppState {
             .map(move |&bytes| Action::Write { side, bytes })
     }
 
-    /// Transfer `index` begins now.
-    pub fn start(&mut self, index: u32, now: SimTime) -> Vec<Action> {
+    /// Transfer `index` begins now; its first write waits if its connection is
+    /// not `connected` yet (a new connection per transfer).
+    pub fn start(&mut self, index: u32, now: SimTime, connected: bool) -> Vec<Action> {
         debug_assert_eq!(
             index as usize,
             self.started.len(),
@@ -91,38 +101,54 @@ impl AppState {
                 at: now + gap,
             });
         }
-        if self.cfg.request.is_empty() {
-            self.responded += 1;
-            actions.extend(Self::writes(Side::Server, &self.cfg.response));
+        if connected {
+            actions.extend(self.first_writes());
         } else {
-            actions.extend(Self::writes(Side::Client, &self.cfg.request));
+            self.awaiting_connection = true;
         }
         actions
+    }
+
+    /// The writes that open a transfer: the request, or the pushed response.
+    fn first_writes(&mut self) -> Vec<Action> {
+        if self.cfg.request.is_empty() {
+            self.responded += 1;
+            Self::writes(Side::Server, &self.cfg.response).collect()
+        } else {
+            Self::writes(Side::Client, &self.cfg.request).collect()
+        }
+    }
+
+    /// A new connection replaces the old one: its byte counts start from zero.
+    pub fn on_reconnect(&mut self) {
+        self.resp_base = self.responded;
+        self.done_base = self.done;
     }
 
     /// What the applications do in reaction to the sockets' state now.
     pub fn poll(&mut self, now: SimTime, client: &Socket, server: &Socket) -> Vec<Action> {
         let mut actions = Vec::new();
-        if self.started.is_empty() {
-            let ready = match self.first_writer() {
-                Side::Client => client.is_established(),
-                Side::Server => server.is_established(),
-            };
-            if ready {
-                actions.extend(self.start(0, now));
-            }
+        let ready = match self.first_writer() {
+            Side::Client => client.is_established(),
+            Side::Server => server.is_established(),
+        };
+        if self.started.is_empty() && ready {
+            actions.extend(self.start(0, now, true));
+        } else if self.awaiting_connection && ready {
+            self.awaiting_connection = false;
+            actions.extend(self.first_writes());
         }
         let request = self.cfg.request_bytes();
         while !self.cfg.request.is_empty()
             && self.responded < self.started.len() as u32
-            && server.app_received() >= request * (self.responded as u64 + 1)
+            && server.app_received() >= request * ((self.responded - self.resp_base) as u64 + 1)
         {
             self.responded += 1;
             actions.extend(Self::writes(Side::Server, &self.cfg.response));
         }
         let response = self.cfg.response_bytes();
         while self.done < self.responded
-            && client.app_received() >= response * (self.done as u64 + 1)
+            && client.app_received() >= response * ((self.done - self.done_base) as u64 + 1)
         {
             actions.push(Action::Complete {
                 index: self.done,

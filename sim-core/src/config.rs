@@ -173,6 +173,9 @@ pub struct RequestResponse {
     pub response: Vec<u64>,
     pub repeat: u32,
     pub pacing: Pacing,
+    /// Open a new connection for each exchange (and close the last one), rather
+    /// than reusing one.
+    pub new_connection: bool,
 }
 
 /// When the next exchange of a repeated transfer starts.
@@ -229,6 +232,7 @@ impl Default for Scenario {
                 response: vec![512 * 1024],
                 repeat: 1,
                 pacing: Pacing::Every(SimDuration::ZERO),
+                new_connection: false,
             },
             time_limit: SimDuration::from_secs(600),
             trace_packet_budget: crate::trace::DEFAULT_PACKET_BUDGET,

@@ -181,6 +181,9 @@ pub enum AppSection {
         /// the start of the next, e.g. "0ms" for a request loop.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         think: Option<String>,
+        /// true: every exchange opens a new connection (and closes the previous one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        new_connection: Option<bool>,
         /// How fast the client's application reads, in bytes per second (e.g. "100KB");
         /// "0B": it stops reading. Default: it reads everything at once.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -313,6 +316,7 @@ impl ScenarioFile {
                 repeat,
                 gap,
                 think,
+                new_connection,
                 client_read_rate,
                 server_read_rate,
             } => {
@@ -333,6 +337,7 @@ impl ScenarioFile {
                     },
                     response: response.parse("app.response")?,
                     repeat: repeat.unwrap_or(1),
+                    new_connection: new_connection.unwrap_or(false),
                     pacing: match (gap, think) {
                         (Some(_), Some(_)) => {
                             return Err(err("app.think", "give `gap` or `think`, not both"));

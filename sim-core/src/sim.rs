@@ -81,6 +81,9 @@ struct World {
     apps: AppState,
     /// Bytes of one response, for the transfer records.
     app_bytes: u64,
+    /// Settings for new sockets (after the handshake's negotiation).
+    hosts: (crate::config::HostConfig, crate::config::HostConfig),
+    new_connection: bool,
 }
 
 fn slot(side: Side) -> usize {
@@ -139,6 +142,17 @@ impl World {
             self.timer_at[slot(side)] = Some(t);
             self.queue.push(t, Event::Timer { side });
         }
+    }
+
+    /// Closes the connection and opens a new one (the client sends a SYN now).
+    /// Segments of the old connection still in the network reach sockets that
+    /// ignore them, as a closed port's would be answered and forgotten.
+    fn reconnect(&mut self, now: SimTime) {
+        self.client = Socket::connect(&self.hosts.0);
+        self.server = Socket::listen(&self.hosts.1);
+        self.timer_at = [None, None];
+        self.apps.on_reconnect();
+        self.pump(now, Side::Client);
     }
 
     /// Carries out what the applications decided.
@@ -204,9 +218,16 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         next_id: 0,
         apps: AppState::new(scenario.app.clone()),
         app_bytes: scenario.app.response_bytes(),
+        hosts: (negotiated.client.clone(), negotiated.server.clone()),
+        new_connection: scenario.app.new_connection,
     };
     let limit = SimTime::ZERO + scenario.time_limit;
     let mut now = SimTime::ZERO;
+    if w.new_connection {
+        // With a connection per exchange, the first exchange starts at connect.
+        let actions = w.apps.start(0, now, false);
+        w.perform(now, actions);
+    }
     w.pump(now, Side::Client);
     let mut events = 0u64;
     let outcome = loop {
@@ -232,7 +253,11 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
                 to
             }
             Event::AppStart { index } => {
-                let actions = w.apps.start(index, now);
+                let connected = !w.new_connection;
+                if w.new_connection {
+                    w.reconnect(now);
+                }
+                let actions = w.apps.start(index, now, connected);
                 w.perform(now, actions);
                 continue;
             }
