@@ -44,6 +44,8 @@ pub struct PathConfig {
     pub queue_bytes: u64,
     /// Probability that a packet is lost on the way, each direction (seeded).
     pub loss: f64,
+    /// Random loss happens only before this time (a lossy episode); `None`: always.
+    pub loss_until: Option<SimDuration>,
 }
 
 impl PathConfig {
@@ -56,6 +58,7 @@ impl PathConfig {
             delay_reverse: SimDuration(rtt.0 - half.0),
             queue_bytes: DEFAULT_QUEUE_BYTES,
             loss: 0.0,
+            loss_until: None,
         }
     }
 
@@ -202,6 +205,8 @@ impl RequestResponse {
 pub struct HostConfig {
     pub sender: SenderConfig,
     pub receiver: ReceiverConfig,
+    /// What this host remembers about its peer between connections (tcp_metrics).
+    pub metrics: crate::tcp::metrics::MetricsConfig,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -24,6 +24,8 @@ pub struct LinkConfig {
     pub queue_bytes: u64,
     /// Probability that a packet is lost on the wire (random loss, not congestion).
     pub loss: f64,
+    /// Random loss stops at this time.
+    pub loss_until: Option<SimTime>,
     pub seed: u64,
 }
 
@@ -110,7 +112,8 @@ impl Link {
         let departs = self.busy_until.max(now);
         self.busy_until = departs + self.serialisation(bytes);
         // A random loss still occupies the link; the packet just never arrives.
-        if self.rng.chance(self.cfg.loss) {
+        let lossy = self.cfg.loss_until.is_none_or(|t| now < t);
+        if lossy && self.rng.chance(self.cfg.loss) {
             self.stats.dropped += 1;
             return Admission::Dropped;
         }

@@ -321,3 +321,13 @@ pub fn ss_line(run: &RunResult) -> String {
         bytes_acked.saturating_sub(1),
     )
 }
+
+/// `ip tcp_metrics show` for the server's cache of the client, at the end of the run.
+pub fn tcp_metrics_show(run: &RunResult) -> String {
+    let end = run
+        .trace
+        .records()
+        .last()
+        .map_or(crate::time::SimTime::ZERO, |r| r.time);
+    run.tcp_metrics.show("client", end)
+}

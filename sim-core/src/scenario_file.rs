@@ -97,6 +97,9 @@ pub struct PathSection {
     /// Probability that a packet is lost on the way, each direction, e.g. 0.0001.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<f64>,
+    /// Random loss only before this time, e.g. "2s" (a lossy episode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_until: Option<String>,
     /// Path MTU in bytes (route attribute `mtu`); payload per segment is MTU − 52
     /// (IPv4 20, TCP 20, timestamps 12). Default 1500.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -222,6 +225,8 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_adv_win_scale",
     "net.ipv4.tcp_congestion_control",
     "net.ipv4.tcp_moderate_rcvbuf",
+    "net.ipv4.tcp_no_metrics_save",
+    "net.ipv4.tcp_no_ssthresh_metrics_save",
     "net.ipv4.tcp_retries2",
     "net.ipv4.tcp_rmem",
     "net.ipv4.tcp_slow_start_after_idle",
@@ -385,6 +390,9 @@ impl PathSection {
             }
             path.loss = loss;
         }
+        if let Some(t) = &self.loss_until {
+            path.loss_until = Some(parse_duration(t).map_err(|e| err("path.loss_until", e.0))?);
+        }
         match (&self.queue, self.queue_bdp) {
             (Some(q), None) => {
                 path.queue_bytes = parse_bytes(q).map_err(|e| err("path.queue", e.0))?
@@ -472,6 +480,10 @@ impl HostSection {
                     h.sender.slow_start_after_idle = flag(&key, v)?
                 }
                 "net.ipv4.tcp_window_scaling" => h.receiver.window_scaling = flag(&key, v)?,
+                "net.ipv4.tcp_no_metrics_save" => h.metrics.save = !flag(&key, v)?,
+                "net.ipv4.tcp_no_ssthresh_metrics_save" => {
+                    h.metrics.save_ssthresh = !flag(&key, v)?
+                }
                 "net.ipv4.tcp_retries2" => {
                     h.sender.retries2 = u32::try_from(int(&key, v)?)
                         .map_err(|_| err(&key, "must not be negative"))?

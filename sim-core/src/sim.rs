@@ -15,6 +15,7 @@ use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig, LinkStats};
 use crate::segment::{Segment, Side};
 use crate::tcp::Socket;
+use crate::tcp::metrics::TcpMetrics;
 use crate::time::SimTime;
 use crate::trace::{Trace, TraceEvent};
 
@@ -67,6 +68,8 @@ pub struct RunResult {
     /// Server → client (the data direction in a download).
     pub downlink: LinkStats,
     pub uplink: LinkStats,
+    /// The server's tcp_metrics cache for the client at the end.
+    pub tcp_metrics: TcpMetrics,
 }
 
 struct World {
@@ -84,6 +87,7 @@ struct World {
     /// Settings for new sockets (after the handshake's negotiation).
     hosts: (crate::config::HostConfig, crate::config::HostConfig),
     new_connection: bool,
+    metrics: TcpMetrics,
 }
 
 fn slot(side: Side) -> usize {
@@ -148,8 +152,15 @@ impl World {
     /// Segments of the old connection still in the network reach sockets that
     /// ignore them, as a closed port's would be answered and forgotten.
     fn reconnect(&mut self, now: SimTime) {
+        // The server closes: tcp_update_metrics; the next connection starts
+        // from what was saved (tcp_init_metrics).
+        self.metrics
+            .save(&self.server.closing(), self.hosts.1.metrics, now);
         self.client = Socket::connect(&self.hosts.0);
         self.server = Socket::listen(&self.hosts.1);
+        if let Some(ssthresh) = self.metrics.initial_ssthresh(self.hosts.1.metrics) {
+            self.server.set_initial_ssthresh(ssthresh);
+        }
         self.timer_at = [None, None];
         self.apps.on_reconnect();
         self.pump(now, Side::Client);
@@ -204,6 +215,7 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
             delay: p.delay_forward,
             queue_bytes: p.queue_bytes,
             loss: p.loss,
+            loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
             seed: scenario.seed.wrapping_mul(2),
         }),
         downlink: Link::new(LinkConfig {
@@ -211,6 +223,7 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
             delay: p.delay_reverse,
             queue_bytes: p.queue_bytes,
             loss: p.loss,
+            loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
             seed: scenario.seed.wrapping_mul(2).wrapping_add(1),
         }),
         timer_at: [None, None],
@@ -220,6 +233,7 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         app_bytes: scenario.app.response_bytes(),
         hosts: (negotiated.client.clone(), negotiated.server.clone()),
         new_connection: scenario.app.new_connection,
+        metrics: TcpMetrics::default(),
     };
     let limit = SimTime::ZERO + scenario.time_limit;
     let mut now = SimTime::ZERO;
@@ -290,5 +304,6 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         events,
         downlink: w.downlink.stats().clone(),
         uplink: w.uplink.stats().clone(),
+        tcp_metrics: w.metrics,
     })
 }

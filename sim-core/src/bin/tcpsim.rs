@@ -6,6 +6,7 @@
 //! tcpsim run FILE --format trace                      # every packet, tcpdump-like
 //! tcpsim run FILE --format iperf --interval 1s        # iperf3-style per-interval report
 //! tcpsim run FILE --format ss                         # the server socket as `ss -tin` shows it
+//! tcpsim run FILE --format tcp-metrics                # the server's cache, as `ip tcp_metrics show`
 //! tcpsim schema                                       # JSON Schema of scenario files
 //! ```
 //!
@@ -53,6 +54,7 @@ enum Format {
     Csv,
     Iperf,
     Ss,
+    TcpMetrics,
     Trace,
 }
 
@@ -95,6 +97,7 @@ fn run(file: &PathBuf, format: Format, interval: &str) -> Result<String, String>
         Format::Trace => report::trace_lines(&result),
         Format::Iperf => report::iperf(&result, interval),
         Format::Ss => report::ss_line(&result),
+        Format::TcpMetrics => report::tcp_metrics_show(&result),
         Format::Json => {
             let s = summarize(&result);
             let (outcome, at) = match result.outcome {

@@ -3,6 +3,7 @@
 
 pub mod ack_policy;
 pub mod idle_restart;
+pub mod metrics;
 pub mod reader;
 pub mod receive_window;
 pub mod recovery;

@@ -260,6 +260,23 @@ impl Socket {
         .min()
     }
 
+    /// What `tcp_update_metrics` reads when this connection closes.
+    pub fn closing(&self) -> super::metrics::Closing {
+        super::metrics::Closing {
+            srtt_ns: self.rtt.srtt().map(|d| d.0),
+            rttvar_ns: self.rtt.rttvar().0,
+            cwnd: self.cb.cwnd,
+            ssthresh: self.cb.ssthresh,
+            backed_off: self.rtt.backoff() > 0,
+            recovering: self.recovery.is_some(),
+        }
+    }
+
+    /// `tcp_init_metrics`: start with a cached ssthresh.
+    pub fn set_initial_ssthresh(&mut self, ssthresh: u32) {
+        self.cb.ssthresh = ssthresh.min(self.cb.cwnd_clamp).max(2);
+    }
+
     /// The connection was given up (`tcp_write_err`): it sends nothing more.
     pub fn is_aborted(&self) -> bool {
         self.aborted

@@ -1,0 +1,88 @@
+//! tcp_metrics (seed 000, case 11): one lossy connection leaves a small
+//! ssthresh cached for its destination; with net.ipv4.tcp_no_ssthresh_metrics_save
+//! = 0 (older kernels) later connections start from it and stay slow; with the
+//! current default (1) they slow-start as usual. `ip tcp_metrics flush` or
+//! net.ipv4.tcp_no_metrics_save = 1 also avoid it.
+#![cfg(feature = "scenario-file")]
+
+mod common;
+use common::*;
+use sim_core::analysis::summarize;
+use sim_core::segment::Side;
+use sim_core::sim::RunResult;
+use sim_core::trace::TraceEvent;
+
+fn durations(r: &RunResult) -> Vec<f64> {
+    summarize(r)
+        .transfers
+        .iter()
+        .map(|t| t.duration().as_secs_f64())
+        .collect()
+}
+
+#[test]
+fn a_cached_ssthresh_slows_every_later_connection() {
+    let saved = run(&scenario_file("seed-000-tcp-metrics-ssthresh-saved.toml"));
+    let fresh = run(&scenario_file(
+        "seed-000-tcp-metrics-ssthresh-not-saved.toml",
+    ));
+    let (a, b) = (durations(&saved), durations(&fresh));
+    // The first connection, which met the losses, is the same either way.
+    assert_eq!(a[0], b[0]);
+    // Every later one is at least 1.4 times slower when it starts from the cache.
+    for i in 1..4 {
+        assert!(
+            a[i] > 1.4 * b[i],
+            "connection {i}: {:.2} s vs {:.2} s",
+            a[i],
+            b[i]
+        );
+    }
+}
+
+#[test]
+fn the_cache_holds_the_lossy_connections_ssthresh_and_the_next_one_starts_there() {
+    let r = run(&scenario_file("seed-000-tcp-metrics-ssthresh-saved.toml"));
+    let show = sim_core::report::tcp_metrics_show(&r);
+    assert!(
+        show.starts_with("client age ") && show.contains(" ssthresh "),
+        "{show}"
+    );
+    let cached: u32 = show
+        .split(" ssthresh ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(cached < 1000, "a small ssthresh: {cached}");
+    // The second connection's first cwnd change already shows a finite ssthresh
+    // from the cache, while its own path saw no loss.
+    let second = summarize(&r).transfers[1].started;
+    let first_change = r.trace.records().iter().find_map(|x| match x.event {
+        TraceEvent::CwndChanged {
+            side: Side::Server,
+            ssthresh,
+            ..
+        } if x.time > second => Some(ssthresh),
+        _ => None,
+    });
+    assert!(first_change.unwrap() < 1000);
+}
+
+#[test]
+fn tcp_no_metrics_save_avoids_the_slowdown() {
+    let text = scenario_text("seed-000-tcp-metrics-ssthresh-saved.toml").replace(
+        "[server.sysctl]",
+        "[server.sysctl]\n\"net.ipv4.tcp_no_metrics_save\" = 1",
+    );
+    let (_, s) = sim_core::scenario_file::parse(&text).unwrap();
+    let off = durations(&run(&s));
+    let fresh = durations(&run(&scenario_file(
+        "seed-000-tcp-metrics-ssthresh-not-saved.toml",
+    )));
+    assert_eq!(off, fresh);
+    assert_eq!(sim_core::report::tcp_metrics_show(&run(&s)), "");
+}
