@@ -141,6 +141,7 @@ mod tests {
             delay: SimDuration::from_millis(delay_ms),
             queue_bytes,
             loss: 0.0,
+            loss_until: None,
             seed: 1,
         })
     }
@@ -187,6 +188,7 @@ mod tests {
                 delay: SimDuration::ZERO,
                 queue_bytes: 1 << 30,
                 loss: 0.01,
+                loss_until: None,
                 seed,
             });
             (0..100_000)
