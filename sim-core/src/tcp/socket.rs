@@ -232,17 +232,7 @@ impl Socket {
         }
         let old = self.cb.cwnd;
         cwnd_restart(&mut self.cb, self.initcwnd, idle, rto);
-        if self.cb.cwnd != old {
-            trace.push(
-                now,
-                TraceEvent::CwndChanged {
-                    side: self.side,
-                    old,
-                    new: self.cb.cwnd,
-                    ssthresh: self.cb.ssthresh,
-                },
-            );
-        }
+        self.trace_cwnd(now, old, trace);
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
@@ -550,17 +540,7 @@ impl Socket {
             self.cb.cwnd_limited = self.cwnd_limited();
             let old = self.cb.cwnd;
             self.cc.cong_avoid(&mut self.cb, acked, now);
-            if self.cb.cwnd != old {
-                trace.push(
-                    now,
-                    TraceEvent::CwndChanged {
-                        side: self.side,
-                        old,
-                        new: self.cb.cwnd,
-                        ssthresh: self.cb.ssthresh,
-                    },
-                );
-            }
+            self.trace_cwnd(now, old, trace);
         }
         // RFC 6298 (5.2, 5.3): stop the timer when all is acknowledged, else restart it.
         self.rto_deadline = if self.in_flight.is_empty() {
@@ -601,6 +581,7 @@ impl Socket {
         self.trace_cwnd(now, old, trace);
     }
 
+    /// Records a cwnd change (if there was one) with the ssthresh now in force.
     fn trace_cwnd(&self, now: SimTime, old: u32, trace: &mut Trace) {
         if self.cb.cwnd != old {
             trace.push(
