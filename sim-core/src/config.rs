@@ -118,6 +118,22 @@ pub struct ReceiverConfig {
     pub read_rate: Option<u64>,
 }
 
+impl ReceiverConfig {
+    /// `tcp_select_initial_window`: the window a SYN offers is what the receive
+    /// buffer backs, at most 65535 (SYN windows are never scaled), rounded down
+    /// to whole segments of advmss (MSS + 12 bytes of timestamps).
+    pub fn initial_window(&self, mss: u32) -> u32 {
+        let advmss = (mss + 12) as u64;
+        let space = self.window_share.win_from_space(self.rcvbuf).min(65_535);
+        let w = if space > advmss {
+            space / advmss * advmss
+        } else {
+            space
+        };
+        w.max(1) as u32
+    }
+}
+
 impl Default for ReceiverConfig {
     fn default() -> Self {
         ReceiverConfig {

@@ -544,21 +544,9 @@ impl HostSection {
                 }
             }
         }
-        // tcp_select_initial_window: the SYN offers the window the buffer backs,
-        // at most 65535, rounded down to whole segments of advmss.
-        let advmss = (mss + 12) as u64;
-        let space = h
-            .receiver
-            .window_share
-            .win_from_space(h.receiver.rcvbuf)
-            .min(65_535);
-        let mut syn = if space > advmss {
-            space / advmss * advmss
-        } else {
-            space
-        };
+        let mut syn = h.receiver.initial_window(mss) as u64;
         if let Some(n) = self.route.initrwnd {
-            syn = syn.min(n as u64 * advmss);
+            syn = syn.min(n as u64 * (mss + 12) as u64);
         }
         h.receiver.syn_window = syn.max(1) as u32;
         if let Some(n) = self.route.initcwnd {

@@ -48,9 +48,12 @@ impl SlowStartParams {
         s.client.sender.mss = self.mss as u32;
         s.server.sender.initcwnd = self.initcwnd as u32;
         s.app.response = vec![self.size as u64];
-        s.client.receiver.syn_window = self.rwnd as u32;
         s.client.receiver.rcvbuf = self.rcvbuf as u64;
         s.client.receiver.rcvbuf_max = s.client.receiver.rcvbuf_max.max(self.rcvbuf as u64);
+        // The slider sets the SYN window a client offers, but as in Linux its
+        // buffer may allow less (`tcp_select_initial_window`).
+        s.client.receiver.syn_window =
+            (self.rwnd as u32).min(s.client.receiver.initial_window(self.mss as u32));
         s
     }
 }

@@ -43,6 +43,9 @@ pub struct ParamSpec {
 pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
+    /// The scenario file in `scenarios/` this preset reproduces; a test keeps
+    /// the two the same case.
+    pub scenario: &'static str,
     /// Parameter values as a reader would write them in a directive.
     pub values: &'static [(&'static str, &'static str)],
 }
@@ -139,31 +142,37 @@ pub const WIDGETS: &[WidgetSpec] = &[WidgetSpec {
         Preset {
             name: "seed-7ms",
             title: "512 KiB at 7 ms (seed 004)",
+            scenario: "seed-004-512k-7ms.toml",
             values: &[],
         },
         Preset {
             name: "seed-5ms",
             title: "512 KiB at 5 ms, 42340-byte SYN window (seed 004)",
+            scenario: "seed-004-512k-5ms.toml",
             values: &[("rtt", "5ms"), ("rwnd", "42340")],
         },
         Preset {
             name: "seed-2.8ms",
             title: "512 KiB at 2.8 ms (seed 004)",
+            scenario: "seed-004-512k-2.8ms.toml",
             values: &[("rtt", "2.8ms")],
         },
         Preset {
             name: "seed-0.3ms",
             title: "512 KiB at 0.3 ms (seed 004)",
+            scenario: "seed-004-512k-0.3ms.toml",
             values: &[("rtt", "0.3ms")],
         },
         Preset {
             name: "initcwnd-100",
             title: "initcwnd 100 vs a 64240-byte SYN window",
+            scenario: "seed-004-initcwnd-100.toml",
             values: &[("initcwnd", "100")],
         },
         Preset {
             name: "small-buffer",
             title: "512 KiB at 7 ms, 40 KiB starting receive buffer",
+            scenario: "slow-start-small-buffer.toml",
             values: &[("rcvbuf", "40KiB")],
         },
     ],
