@@ -177,3 +177,23 @@ fn the_ss_line_describes_the_servers_socket() {
         .unwrap();
     assert!((7.0..9.0).contains(&rtt), "{rtt}");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `tcpsim run FILE --format trace | head`: stdout closes while tcpsim writes.
+    use std::io::Read;
+    use std::process::Stdio;
+    let file = scenarios().join("seed-000-no-window-scaling.toml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tcpsim"))
+        .args(["run", file.to_str().unwrap(), "--format", "trace"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

@@ -62,27 +62,35 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Schema => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&scenario_file::json_schema())
-                    .expect("schema serialises")
-            );
-            ExitCode::SUCCESS
+            let schema = serde_json::to_string_pretty(&scenario_file::json_schema())
+                .expect("schema serialises");
+            emit(&(schema + "\n"))
         }
         Command::Run {
             file,
             format,
             interval,
         } => match run(&file, format, &interval) {
-            Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
-            }
+            Ok(text) => emit(&text),
             Err(message) => {
                 eprintln!("tcpsim: {}: {message}", file.display());
                 ExitCode::from(2)
             }
         },
+    }
+}
+
+/// Writes the output. A reader that stops early (`tcpsim ... | head`) is not an
+/// error; anything else is reported, never a panic.
+fn emit(text: &str) -> ExitCode {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tcpsim: writing the output: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -17,11 +17,12 @@
 //!
 //! The arithmetic follows Linux's fixed point (times in 2^-10 s "bictcp_HZ",
 //! jiffies of 1 ms), so K and the per-ACK step match the kernel's integers.
-//! HyStart (the slow-start exit heuristics) is not modelled yet.
+//! HyStart, which ends slow start before the first loss, is in [`super::hystart`].
 
+use super::hystart::HyStart;
 use super::slow_start::{tcp_cong_avoid_ai, tcp_slow_start};
-use super::{CaState, CongestionOps, ControlBlock, CwndEvent};
-use crate::time::{SimDuration, SimTime};
+use super::{AckSample, CaState, CongestionOps, ControlBlock, CwndEvent};
+use crate::time::SimTime;
 
 /// `BICTCP_BETA_SCALE`.
 const BETA_SCALE: u32 = 1024;
@@ -58,6 +59,7 @@ pub struct Cubic {
     tcp_cwnd: u32,
     /// Last time data was sent, in jiffies, for `CA_EVENT_TX_START`.
     last_send: u64,
+    pub hystart: HyStart,
 }
 
 /// `cubic_root`: Newton–Raphson on integers, as the kernel computes it. (The
@@ -203,14 +205,19 @@ impl CongestionOps for Cubic {
         tcp_cong_avoid_ai(cb, self.cnt, acked);
     }
 
-    /// `cubictcp_acked`: track the minimum RTT.
-    fn pkts_acked(&mut self, rtt: Option<SimDuration>) {
-        if let Some(r) = rtt {
-            let us = (r.0 / 1000).max(1);
-            if self.delay_min_us == 0 || us < self.delay_min_us {
-                self.delay_min_us = us;
-            }
+    /// `cubictcp_acked`: track the minimum RTT and run HyStart.
+    fn pkts_acked(&mut self, cb: &mut ControlBlock, ack: &AckSample) {
+        let Some(r) = ack.rtt else { return };
+        // Discard delay samples right after fast recovery.
+        if self.epoch_start != 0 && jiffies(ack.now).saturating_sub(self.epoch_start) < 1000 {
+            return;
         }
+        let us = (r.0 / 1000).max(1);
+        if self.delay_min_us == 0 || us < self.delay_min_us {
+            self.delay_min_us = us;
+        }
+        self.hystart
+            .update(cb, ack.now, ack.snd_una, ack.snd_nxt, us, self.delay_min_us);
     }
 
     /// `cubictcp_state`: a timeout starts everything afresh.
@@ -243,6 +250,7 @@ impl CongestionOps for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::SimDuration;
 
     #[test]
     fn the_kernels_constants() {
@@ -346,7 +354,7 @@ mod tests {
         cb.cwnd = 100;
         cb.ssthresh = c.ssthresh(&cb);
         cb.cwnd = cb.ssthresh;
-        c.pkts_acked(Some(SimDuration::from_millis(100)));
+        c.delay_min_us = 100_000;
         let w = grow(&mut c, &mut cb, SimTime(10_000_000_000), 100, 60);
         // RFC 9438: W(K/2) = 100 − 0.4·(2.1)³ ≈ 96.3; W(K) = 100; W(K + 1.8 s) ≈ 102.3.
         // Linux aims one RTT ahead and counts whole segments: allow 3.

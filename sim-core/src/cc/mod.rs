@@ -11,6 +11,7 @@
 //! joins behind the same interface.
 
 mod cubic;
+pub mod hystart;
 mod reno;
 pub mod slow_start;
 
@@ -29,6 +30,15 @@ pub enum CaState {
     Recovery,
     /// A retransmission timeout: everything outstanding is presumed lost.
     Loss,
+}
+
+/// What `.pkts_acked` learns about an ACK (`struct ack_sample` and the socket around it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AckSample {
+    pub now: SimTime,
+    pub rtt: Option<SimDuration>,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
 }
 
 /// Events an algorithm may react to (`enum tcp_ca_event`).
@@ -85,7 +95,7 @@ pub trait CongestionOps {
     /// `.cong_avoid`: grow cwnd for `acked` newly acknowledged segments.
     fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32, now: SimTime);
     /// `.pkts_acked`: an ACK arrived, with an RTT sample if one could be taken.
-    fn pkts_acked(&mut self, _rtt: Option<SimDuration>) {}
+    fn pkts_acked(&mut self, _cb: &mut ControlBlock, _ack: &AckSample) {}
     /// `.set_state`.
     fn set_state(&mut self, _state: CaState) {}
     /// `.cwnd_event`.
@@ -135,8 +145,8 @@ impl Algorithm {
     pub fn cong_avoid(&mut self, cb: &mut ControlBlock, acked: u32, now: SimTime) {
         self.ops_mut().cong_avoid(cb, acked, now)
     }
-    pub fn pkts_acked(&mut self, rtt: Option<SimDuration>) {
-        self.ops_mut().pkts_acked(rtt)
+    pub fn pkts_acked(&mut self, cb: &mut ControlBlock, ack: &AckSample) {
+        self.ops_mut().pkts_acked(cb, ack)
     }
     pub fn set_state(&mut self, state: CaState) {
         self.ops_mut().set_state(state)

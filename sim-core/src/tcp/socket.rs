@@ -21,7 +21,7 @@ use super::reader::Reader;
 use super::receive_window::ReceiveWindow;
 use super::recovery::{Recovery, TCP_FASTRETRANS_THRESH};
 use super::rtt::RttEstimator;
-use crate::cc::{Algorithm, CaState, ControlBlock, CwndEvent};
+use crate::cc::{AckSample, Algorithm, CaState, ControlBlock, CwndEvent};
 use crate::config::{HostConfig, Nagle};
 use crate::segment::{Flags, Segment, Side};
 use crate::time::{SimDuration, SimTime};
@@ -517,7 +517,26 @@ impl Socket {
                 },
             );
         }
-        self.cc.pkts_acked(sample);
+        let ack = AckSample {
+            now,
+            rtt: sample,
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+        };
+        let ssthresh_before = self.cb.ssthresh;
+        self.cc.pkts_acked(&mut self.cb, &ack);
+        if self.cb.ssthresh != ssthresh_before {
+            // HyStart ended slow start: record the new ssthresh with cwnd.
+            trace.push(
+                now,
+                TraceEvent::CwndChanged {
+                    side: self.side,
+                    old: self.cb.cwnd,
+                    new: self.cb.cwnd,
+                    ssthresh: self.cb.ssthresh,
+                },
+            );
+        }
         self.dupacks = 0;
         let packets_out = self.packets_out();
         if let Some(r) = &mut self.recovery {
