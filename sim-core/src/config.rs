@@ -14,6 +14,9 @@ pub const DEFAULT_MSS: u32 = 1448;
 /// What a Linux client advertises in its SYN with default buffers: 65535 rounded
 /// down to a multiple of the 1460-byte MSS (44 x 1460), see `tcp_select_initial_window`.
 pub const DEFAULT_SYN_WINDOW: u32 = 64_240;
+/// `net.ipv4.tcp_wmem` = 4096 16384 4194304.
+pub const TCP_WMEM_DEFAULT: u64 = 16_384;
+pub const TCP_WMEM_MAX: u64 = 4_194_304;
 /// `net.ipv4.tcp_rmem` = 4096 131072 6291456 in current kernels.
 pub const TCP_RMEM_DEFAULT: u64 = 131_072;
 pub const TCP_RMEM_MAX: u64 = 6_291_456;
@@ -165,6 +168,12 @@ pub struct SenderConfig {
     pub slow_start_after_idle: bool,
     /// `net.ipv4.tcp_retries2`: unanswered zero-window probes before giving up.
     pub retries2: u32,
+    /// `sk_sndbuf`: `tcp_wmem[1]` at first, or the doubled `SO_SNDBUF`.
+    pub sndbuf: u64,
+    /// `tcp_wmem[2]`: the autotuning ceiling.
+    pub sndbuf_max: u64,
+    /// Send-buffer autotuning (off once `SO_SNDBUF` is set).
+    pub sndbuf_autotune: bool,
 }
 
 impl Default for SenderConfig {
@@ -176,6 +185,9 @@ impl Default for SenderConfig {
             nagle: Nagle::Minshall,
             slow_start_after_idle: true,
             retries2: TCP_RETRIES2,
+            sndbuf: TCP_WMEM_DEFAULT,
+            sndbuf_max: TCP_WMEM_MAX,
+            sndbuf_autotune: true,
         }
     }
 }

@@ -46,6 +46,8 @@ pub const FORMAT: u32 = 1;
 
 /// `net.core.rmem_max` default: the cap on `SO_RCVBUF` requests.
 pub const RMEM_MAX_DEFAULT: u64 = 212_992;
+/// `net.core.wmem_max` default: the cap on `SO_SNDBUF` requests.
+pub const WMEM_MAX_DEFAULT: u64 = 212_992;
 
 /// A scenario file as written.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -222,6 +224,7 @@ impl Writes {
 /// Sysctls this version models, per host.
 pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.core.rmem_max",
+    "net.core.wmem_max",
     "net.ipv4.tcp_adv_win_scale",
     "net.ipv4.tcp_congestion_control",
     "net.ipv4.tcp_moderate_rcvbuf",
@@ -231,10 +234,11 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_rmem",
     "net.ipv4.tcp_slow_start_after_idle",
     "net.ipv4.tcp_window_scaling",
+    "net.ipv4.tcp_wmem",
 ];
 
 /// Socket options this version models.
-pub const KNOWN_SOCKOPTS: &[&str] = &["SO_RCVBUF", "TCP_NODELAY", "TCP_QUICKACK"];
+pub const KNOWN_SOCKOPTS: &[&str] = &["SO_RCVBUF", "SO_SNDBUF", "TCP_NODELAY", "TCP_QUICKACK"];
 
 /// Why a scenario file cannot be used. `key` is the dotted path of the bad key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -426,6 +430,24 @@ fn int(key: &str, v: &Value) -> Result<i64, FileError> {
     }
 }
 
+/// `"min default max"`, as tcp_rmem and tcp_wmem take them, in order.
+fn three_sizes(key: &str, v: &Value) -> Result<[u64; 3], FileError> {
+    let Value::Text(t) = v else {
+        return Err(err(key, "expected three sizes, \"min default max\""));
+    };
+    let parts: Vec<u64> = t
+        .split_whitespace()
+        .map(|p| parse_bytes(p).map_err(|e| err(key, e.0)))
+        .collect::<Result<_, _>>()?;
+    let [min, default, max] = parts[..] else {
+        return Err(err(key, "expected three sizes, \"min default max\""));
+    };
+    if !(min <= default && default <= max) {
+        return Err(err(key, "sizes must be in order: min <= default <= max"));
+    }
+    Ok([min, default, max])
+}
+
 /// A 0/1 switch, as sysctls and socket options take it.
 fn flag(key: &str, v: &Value) -> Result<bool, FileError> {
     match int(key, v)? {
@@ -448,6 +470,7 @@ impl HostSection {
         let mut h = HostConfig::default();
         h.sender.mss = mss;
         let mut rmem_max = RMEM_MAX_DEFAULT;
+        let mut wmem_max = WMEM_MAX_DEFAULT;
         for (name, v) in &self.sysctl {
             let key = format!("{host}.sysctl.\"{name}\"");
             match name.as_str() {
@@ -459,19 +482,7 @@ impl HostSection {
                         Algorithm::by_name(cc).map_err(|e| err(&key, e.to_string()))?;
                 }
                 "net.ipv4.tcp_rmem" => {
-                    let Value::Text(t) = v else {
-                        return Err(err(key, "expected three sizes, \"min default max\""));
-                    };
-                    let parts: Vec<u64> = t
-                        .split_whitespace()
-                        .map(|p| parse_bytes(p).map_err(|e| err(&key, e.0)))
-                        .collect::<Result<_, _>>()?;
-                    let [min, default, max] = parts[..] else {
-                        return Err(err(key, "expected three sizes, \"min default max\""));
-                    };
-                    if !(min <= default && default <= max) {
-                        return Err(err(key, "sizes must be in order: min <= default <= max"));
-                    }
+                    let [_, default, max] = three_sizes(&key, v)?;
                     h.receiver.rcvbuf = default;
                     h.receiver.rcvbuf_max = max;
                 }
@@ -501,6 +512,12 @@ impl HostSection {
                     }
                 },
                 "net.core.rmem_max" => rmem_max = bytes(&key, v)?,
+                "net.core.wmem_max" => wmem_max = bytes(&key, v)?,
+                "net.ipv4.tcp_wmem" => {
+                    let [_, default, max] = three_sizes(&key, v)?;
+                    h.sender.sndbuf = default;
+                    h.sender.sndbuf_max = max;
+                }
                 other => {
                     return Err(err(
                         key,
@@ -523,6 +540,14 @@ impl HostSection {
                     h.receiver.rcvbuf = rcvbuf.max(2_304); // SOCK_MIN_RCVBUF
                     h.receiver.rcvbuf_max = h.receiver.rcvbuf;
                     h.receiver.autotune = false;
+                }
+                // man 7 socket: doubled, capped at net.core.wmem_max, and no
+                // more autotuning (SOCK_SNDBUF_LOCK).
+                "SO_SNDBUF" => {
+                    let asked = bytes(&key, v)?;
+                    h.sender.sndbuf = (asked.min(wmem_max) * 2).max(4_608); // SOCK_MIN_SNDBUF
+                    h.sender.sndbuf_max = h.sender.sndbuf;
+                    h.sender.sndbuf_autotune = false;
                 }
                 "TCP_NODELAY" => {
                     if flag(&key, v)? {

@@ -8,6 +8,7 @@ pub mod reader;
 pub mod receive_window;
 pub mod recovery;
 pub mod rtt;
+pub mod send_buffer;
 mod socket;
 
 pub use socket::Socket;

@@ -21,6 +21,7 @@ use super::reader::Reader;
 use super::receive_window::ReceiveWindow;
 use super::recovery::{Recovery, TCP_FASTRETRANS_THRESH};
 use super::rtt::RttEstimator;
+use super::send_buffer::SendBuffer;
 use crate::cc::{AckSample, Algorithm, CaState, ControlBlock, CwndEvent};
 use crate::config::{HostConfig, Nagle};
 use crate::segment::{Flags, Segment, Side};
@@ -58,6 +59,7 @@ pub struct Socket {
     snd_max: u64,
     /// Sequence number after the last byte the application wrote.
     write_end: u64,
+    sbuf: SendBuffer,
     /// The peer's advertised window, in bytes.
     snd_wnd: u64,
     /// End of the last sub-MSS segment sent (`snd_sml`, for Minshall's Nagle check).
@@ -125,6 +127,12 @@ impl Socket {
             snd_nxt: 0,
             snd_max: 0,
             write_end: 1,
+            sbuf: SendBuffer::new(
+                cfg.sender.sndbuf,
+                cfg.sender.sndbuf_max,
+                cfg.sender.sndbuf_autotune,
+                mss,
+            ),
             snd_wnd: 0,
             snd_sml: 0,
             cb: ControlBlock::new(cfg.sender.initcwnd),
@@ -214,7 +222,25 @@ impl Socket {
     /// The application writes `bytes` more (an unlimited send buffer in this slice).
     pub fn app_write(&mut self, now: SimTime, bytes: u64, trace: &mut Trace) {
         self.idle_restart_check(now, trace);
-        self.write_end += bytes;
+        self.sbuf.backlog += bytes;
+        self.take_from_app();
+    }
+
+    /// Moves what the send buffer has room for from the application into the
+    /// socket; the rest waits with the writer blocked.
+    fn take_from_app(&mut self) {
+        let queued = self.write_end.saturating_sub(self.snd_una);
+        self.write_end += self.sbuf.accept(queued);
+    }
+
+    /// Bytes the application has written that the send buffer has not taken yet.
+    pub fn app_backlog(&self) -> u64 {
+        self.sbuf.backlog
+    }
+
+    /// `sk_sndbuf` now.
+    pub fn sndbuf(&self) -> u64 {
+        self.sbuf.sndbuf
     }
 
     /// `tcp_slow_start_after_idle_check`: a sender with nothing in flight that
@@ -436,6 +462,8 @@ impl Socket {
         }
         self.state = State::Established;
         self.rwin.start(now, self.rcv_nxt, self.rtt.srtt());
+        // tcp_init_buffer_space → tcp_sndbuf_expand.
+        self.sbuf.expand(self.cb.cwnd);
         trace.push(now, TraceEvent::Established { side: self.side });
     }
 
@@ -561,6 +589,12 @@ impl Socket {
             self.cc.cong_avoid(&mut self.cb, acked, now);
             self.trace_cwnd(now, old, trace);
         }
+        // tcp_check_space: freed buffer may wake the writer; a grown cwnd may
+        // grow the buffer (tcp_new_space → tcp_sndbuf_expand).
+        self.sbuf.expand(self.cb.cwnd);
+        self.sbuf
+            .on_acked(self.write_end.saturating_sub(self.snd_una));
+        self.take_from_app();
         // RFC 6298 (5.2, 5.3): stop the timer when all is acknowledged, else restart it.
         self.rto_deadline = if self.in_flight.is_empty() {
             None
