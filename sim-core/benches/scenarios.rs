@@ -18,8 +18,10 @@ fn scenario(text: &str) -> sim_core::config::Scenario {
 fn cases() -> Vec<(&'static str, sim_core::config::Scenario)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let seed_004 = std::fs::read_to_string(root.join("seed-004-512k-7ms.toml")).unwrap();
+    let sndbuf = std::fs::read_to_string(root.join("seed-000-so-sndbuf-16k.toml")).unwrap();
     vec![
         ("a_512k_slow_start_7ms", scenario(&seed_004)),
+        ("b_22mb_so_sndbuf_16k_100mbit_20ms", scenario(&sndbuf)),
         (
             "c_30s_cubic_1gbit_210ms_loss_1e-4",
             scenario(
