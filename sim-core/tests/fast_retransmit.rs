@@ -45,18 +45,22 @@ fn one_loss() -> (Scenario, RunResult) {
     panic!("no seed loses exactly one data segment");
 }
 
-#[test]
-fn one_lost_segment_is_resent_after_three_duplicate_acks_without_a_timeout() {
-    let (_, r) = one_loss();
-    let lost = r
-        .trace
+/// The one segment the path dropped.
+fn lost_segment(r: &RunResult) -> sim_core::segment::Segment {
+    r.trace
         .records()
         .iter()
         .find_map(|x| match x.event {
             TraceEvent::SegmentDropped { seg } => Some(seg),
             _ => None,
         })
-        .unwrap();
+        .expect("a segment was dropped")
+}
+
+#[test]
+fn one_lost_segment_is_resent_after_three_duplicate_acks_without_a_timeout() {
+    let (_, r) = one_loss();
+    let lost = lost_segment(&r);
     let events: Vec<_> = r.trace.records().iter().map(|x| x.event).collect();
     assert!(
         !events.iter().any(|e| matches!(
@@ -141,15 +145,7 @@ fn recovery_sets_ssthresh_from_cubic_and_ends_at_ssthresh() {
 #[test]
 fn the_receiver_holds_out_of_order_data_and_acks_the_filled_hole_at_once() {
     let (_, r) = one_loss();
-    let lost = r
-        .trace
-        .records()
-        .iter()
-        .find_map(|x| match x.event {
-            TraceEvent::SegmentDropped { seg } => Some(seg),
-            _ => None,
-        })
-        .unwrap();
+    let lost = lost_segment(&r);
     // When the retransmission arrives, the very next client ACK jumps past every
     // segment that had arrived after the hole.
     let recv = received_by(&r, Side::Client);
