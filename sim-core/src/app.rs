@@ -21,20 +21,13 @@ use crate::time::SimTime;
 /// Something the world must do for the applications.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    Write {
-        side: Side,
-        bytes: u64,
-    },
+    /// `more`: further writes of the same message follow (what TCP_CORK or
+    /// MSG_MORE let TCP know).
+    Write { side: Side, bytes: u64, more: bool },
     /// Start transfer `index` at `at`.
-    StartLater {
-        index: u32,
-        at: SimTime,
-    },
+    StartLater { index: u32, at: SimTime },
     /// Transfer `index`, started at `started`, has been read in full.
-    Complete {
-        index: u32,
-        started: SimTime,
-    },
+    Complete { index: u32, started: SimTime },
 }
 
 pub struct AppState {
@@ -78,9 +71,15 @@ impl AppState {
     }
 
     fn writes(side: Side, parts: &[u64]) -> impl Iterator<Item = Action> + '_ {
+        let n = parts.len();
         parts
             .iter()
-            .map(move |&bytes| Action::Write { side, bytes })
+            .enumerate()
+            .map(move |(i, &bytes)| Action::Write {
+                side,
+                bytes,
+                more: i + 1 < n,
+            })
     }
 
     /// Transfer `index` begins now; its first write waits if its connection is

@@ -174,6 +174,9 @@ pub struct SenderConfig {
     pub sndbuf_max: u64,
     /// Send-buffer autotuning (off once `SO_SNDBUF` is set).
     pub sndbuf_autotune: bool,
+    /// `TCP_CORK`: the application corks the socket while it writes a message
+    /// and uncorks it after the last write, so partial segments wait for the rest.
+    pub cork: bool,
 }
 
 impl Default for SenderConfig {
@@ -188,6 +191,7 @@ impl Default for SenderConfig {
             sndbuf: TCP_WMEM_DEFAULT,
             sndbuf_max: TCP_WMEM_MAX,
             sndbuf_autotune: true,
+            cork: false,
         }
     }
 }

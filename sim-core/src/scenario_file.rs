@@ -238,7 +238,13 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
 ];
 
 /// Socket options this version models.
-pub const KNOWN_SOCKOPTS: &[&str] = &["SO_RCVBUF", "SO_SNDBUF", "TCP_NODELAY", "TCP_QUICKACK"];
+pub const KNOWN_SOCKOPTS: &[&str] = &[
+    "SO_RCVBUF",
+    "SO_SNDBUF",
+    "TCP_CORK",
+    "TCP_NODELAY",
+    "TCP_QUICKACK",
+];
 
 /// Why a scenario file cannot be used. `key` is the dotted path of the bad key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -549,6 +555,7 @@ impl HostSection {
                     h.sender.sndbuf_max = h.sender.sndbuf;
                     h.sender.sndbuf_autotune = false;
                 }
+                "TCP_CORK" => h.sender.cork = flag(&key, v)?,
                 "TCP_NODELAY" => {
                     if flag(&key, v)? {
                         h.sender.nagle = Nagle::Off;

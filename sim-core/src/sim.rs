@@ -170,9 +170,9 @@ impl World {
     fn perform(&mut self, now: SimTime, actions: Vec<Action>) {
         for action in actions {
             match action {
-                Action::Write { side, bytes } => {
+                Action::Write { side, bytes, more } => {
                     let mut trace = std::mem::take(&mut self.trace);
-                    self.socket(side).app_write(now, bytes, &mut trace);
+                    self.socket(side).app_write(now, bytes, more, &mut trace);
                     self.trace = trace;
                     self.pump(now, side);
                 }

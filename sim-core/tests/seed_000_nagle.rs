@@ -96,3 +96,26 @@ fn tcp_nodelay_removes_the_wait_from_every_post() {
         );
     }
 }
+
+#[test]
+fn tcp_cork_sends_header_and_body_as_one_segment_without_waiting() {
+    // Corked while it writes the message, the client holds the 300-byte header
+    // until the body is written, then sends both as one 1300-byte segment.
+    let text =
+        scenario_text("seed-000-post-header-body.toml") + "\n[client.sockopt]\nTCP_CORK = 1\n";
+    let (_, scenario) = sim_core::scenario_file::parse(&text).unwrap();
+    let run = common::run(&scenario);
+    let requests: Vec<u32> = common::sent_by(&run, sim_core::segment::Side::Client)
+        .iter()
+        .filter(|(_, s, _)| s.len > 0)
+        .map(|(_, s, _)| s.len)
+        .collect();
+    assert_eq!(requests, vec![1300; 3], "one segment per POST");
+    for t in summarize(&run).transfers {
+        assert!(
+            (7.0..7.1).contains(&t.duration().as_millis_f64()),
+            "{}",
+            t.duration()
+        );
+    }
+}

@@ -120,7 +120,7 @@ mod by_hand {
         let mut now = SimTime::ZERO;
         // Handshake and the server's data, delivered instantly until the client's
         // window closes.
-        server.app_write(now, 1 << 20, &mut trace);
+        server.app_write(now, 1 << 20, false, &mut trace);
         for _ in 0..200 {
             now += SimDuration::from_micros(10);
             for seg in out(&mut client, now) {

@@ -60,6 +60,9 @@ pub struct Socket {
     /// Sequence number after the last byte the application wrote.
     write_end: u64,
     sbuf: SendBuffer,
+    cork: bool,
+    /// Corked: partial segments wait (TCP_CORK, `TCP_NAGLE_CORK`).
+    corked: bool,
     /// The peer's advertised window, in bytes.
     snd_wnd: u64,
     /// End of the last sub-MSS segment sent (`snd_sml`, for Minshall's Nagle check).
@@ -127,6 +130,8 @@ impl Socket {
             snd_nxt: 0,
             snd_max: 0,
             write_end: 1,
+            cork: cfg.sender.cork,
+            corked: false,
             sbuf: SendBuffer::new(
                 cfg.sender.sndbuf,
                 cfg.sender.sndbuf_max,
@@ -220,8 +225,11 @@ impl Socket {
     }
 
     /// The application writes `bytes` more (an unlimited send buffer in this slice).
-    pub fn app_write(&mut self, now: SimTime, bytes: u64, trace: &mut Trace) {
+    /// `more`: the application has more of this message to write; with
+    /// `TCP_CORK` the socket stays corked until the last write.
+    pub fn app_write(&mut self, now: SimTime, bytes: u64, more: bool, trace: &mut Trace) {
         self.idle_restart_check(now, trace);
+        self.corked = self.cork && more;
         self.sbuf.backlog += bytes;
         self.take_from_app();
     }
@@ -882,7 +890,8 @@ impl Socket {
             }
             return None;
         }
-        if len < self.mss as u64 && self.packets_out() > 0 && self.nagle_holds() {
+        if len < self.mss as u64 && (self.corked || (self.packets_out() > 0 && self.nagle_holds()))
+        {
             return None;
         }
         let seq = self.snd_nxt;
