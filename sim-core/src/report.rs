@@ -8,12 +8,14 @@ use crate::trace::TraceEvent;
 use std::fmt::Write;
 
 /// One row per change of the server's (the data sender's) state:
-/// `time_ms,cwnd,ssthresh,bytes_in_flight,rwnd`. ssthresh is empty while it is
-/// still the "infinite" initial value; bytes in flight are bytes sent above
-/// the highest cumulative ACK received.
+/// `time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms`. ssthresh is empty
+/// while it is still the "infinite" initial value, srtt until the first
+/// sample; bytes in flight are bytes sent above the highest cumulative ACK
+/// received.
 pub fn csv_series(run: &RunResult) -> String {
-    let mut out = String::from("time_ms,cwnd,ssthresh,bytes_in_flight,rwnd\n");
+    let mut out = String::from("time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms\n");
     let (mut cwnd, mut ssthresh) = (run.scenario.server.sender.initcwnd, None::<u32>);
+    let mut srtt = None::<u64>;
     let (mut high, mut una, mut rwnd) = (1u64, 1u64, 0u64);
     for r in run.trace.records() {
         let changed = match r.event {
@@ -39,13 +41,22 @@ pub fn csv_series(run: &RunResult) -> String {
                 rwnd = seg.wnd;
                 true
             }
+            TraceEvent::RttSample {
+                side: Side::Server,
+                srtt_ns,
+                ..
+            } => {
+                srtt = Some(srtt_ns);
+                true
+            }
             _ => false,
         };
         if changed {
             let st = ssthresh.map_or(String::new(), |s| s.to_string());
+            let rtt = srtt.map_or(String::new(), |v| format!("{:.3}", v as f64 / 1e6));
             let _ = writeln!(
                 out,
-                "{:.6},{cwnd},{st},{},{rwnd}",
+                "{:.6},{cwnd},{st},{},{rwnd},{rtt}",
                 r.time.as_millis_f64(),
                 high.saturating_sub(una)
             );
