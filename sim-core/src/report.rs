@@ -160,10 +160,10 @@ pub fn trace_lines(run: &RunResult) -> String {
                     side.name()
                 )
             }
-            TraceEvent::Aborted { side, probes } => {
+            TraceEvent::Aborted { side, retries } => {
                 writeln!(
                     out,
-                    "{t:.6} {} gives up after {probes} unanswered probes",
+                    "{t:.6} {} gives up after {retries} unanswered retransmissions or probes",
                     side.name()
                 )
             }

@@ -51,8 +51,8 @@ pub enum TraceEvent {
     DelayedAckArmed { side: Side, deadline: SimTime },
     /// The persist timer fired: `side` probes the peer's zero window (`probes` so far on this connection).
     ZeroWindowProbe { side: Side, probes: u32 },
-    /// `side` gave the connection up after `probes` probes with no ACK in between.
-    Aborted { side: Side, probes: u32 },
+    /// `side` gave the connection up after `retries` unanswered retransmissions or probes.
+    Aborted { side: Side, retries: u32 },
     /// Handshake complete on this side.
     Established { side: Side },
     /// The client has read the whole response of transfer `index`, which
@@ -209,10 +209,10 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
             h.write(7);
             h.write(side as u64);
         }
-        TraceEvent::Aborted { side, probes } => {
+        TraceEvent::Aborted { side, retries } => {
             h.write(10);
             h.write(side as u64);
-            h.write(probes as u64);
+            h.write(retries as u64);
         }
         TraceEvent::RttSample {
             side,

@@ -87,3 +87,65 @@ fn the_first_timeout_waits_at_least_linuxs_200ms_floor() {
     });
     assert!(rto.unwrap() >= 200_000_000);
 }
+
+/// With the wire cut after the handshake, the server's retransmissions go
+/// unanswered: it backs off to 120 s and gives up once retransmitting has
+/// lasted tcp_retries2 (15) doublings from 200 ms, 924.6 s (tcp_write_timeout).
+#[test]
+fn unanswered_retransmissions_give_up_after_tcp_retries2() {
+    use sim_core::config::HostConfig;
+    use sim_core::tcp::Socket;
+    use sim_core::time::SimTime;
+    use sim_core::trace::Trace;
+
+    let mut trace = Trace::default();
+    let mut client = Socket::connect(&HostConfig::default());
+    let mut server = Socket::listen(&HostConfig::default());
+    let mut now = SimTime::ZERO;
+    let out = |s: &mut Socket, now| {
+        std::iter::from_fn(|| s.poll_transmit(now).map(|(seg, _, _)| seg)).collect::<Vec<_>>()
+    };
+    // Handshake, delivered instantly.
+    for _ in 0..3 {
+        now += SimDuration::from_millis(1);
+        for seg in out(&mut client, now) {
+            server.handle_segment(now, &seg, &mut trace);
+        }
+        for seg in out(&mut server, now) {
+            client.handle_segment(now, &seg, &mut trace);
+        }
+    }
+    assert!(server.is_established());
+    // The server writes; nothing it sends arrives any more.
+    server.app_write(now, 100_000, false, &mut trace);
+    let _ = out(&mut server, now);
+    let mut first_rto = None;
+    while !server.is_aborted() {
+        now = server
+            .poll_timeout()
+            .expect("a timer is armed while data is outstanding");
+        server.handle_timeout(now, &mut trace);
+        first_rto.get_or_insert(now);
+        let _ = out(&mut server, now);
+    }
+    let rtos = trace
+        .records()
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.event,
+                TraceEvent::RtoFired {
+                    side: Side::Server,
+                    ..
+                }
+            )
+        })
+        .count();
+    let lasted = now.since(first_rto.unwrap());
+    assert!(lasted >= SimDuration::from_millis(924_600), "{lasted}");
+    assert!(
+        lasted < SimDuration::from_millis(924_600) + SimDuration::from_secs(120),
+        "{lasted}"
+    );
+    assert!(rtos >= 15, "{rtos} timeouts");
+}

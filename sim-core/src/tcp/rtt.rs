@@ -82,9 +82,39 @@ impl RttEstimator {
     }
 }
 
+/// `tcp_model_timeout` (tcp_timer.c): how long `boundary` retransmissions take
+/// when each doubles from `rto_base` up to `TCP_RTO_MAX`. A sender that has
+/// been retransmitting longer than this gives up.
+pub fn tcp_model_timeout(boundary: u32, rto_base: SimDuration) -> SimDuration {
+    // ilog2(TCP_RTO_MAX / rto_base): doublings before the cap.
+    let linear = (TCP_RTO_MAX.0 / rto_base.0.max(1)).max(1).ilog2();
+    if boundary <= linear {
+        SimDuration(((2u64 << boundary) - 1) * rto_base.0)
+    } else {
+        SimDuration(
+            ((2u64 << linear) - 1) * rto_base.0 + (boundary - linear) as u64 * TCP_RTO_MAX.0,
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tcp_retries2_15_means_about_924_seconds() {
+        // 200 ms doubles 9 times before reaching 120 s: (2^10 − 1) x 0.2 s = 204.6 s,
+        // then 6 more at 120 s: 924.6 s.
+        assert_eq!(
+            tcp_model_timeout(15, TCP_RTO_MIN),
+            SimDuration::from_millis(924_600)
+        );
+        // tcp_syn_retries 6 from the 1 s initial RTO: (2^7 − 1) x 1 s = 127 s.
+        assert_eq!(
+            tcp_model_timeout(6, TCP_TIMEOUT_INIT),
+            SimDuration::from_secs(127)
+        );
+    }
 
     #[test]
     fn rto_starts_at_one_second() {

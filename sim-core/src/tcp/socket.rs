@@ -20,7 +20,10 @@ use super::idle_restart::cwnd_restart;
 use super::reader::Reader;
 use super::receive_window::ReceiveWindow;
 use super::recovery::{Recovery, TCP_FASTRETRANS_THRESH};
-use super::rtt::RttEstimator;
+use super::rtt::{RttEstimator, tcp_model_timeout};
+
+/// `net.ipv4.tcp_syn_retries` default.
+const TCP_SYN_RETRIES: u32 = 6;
 use super::send_buffer::SendBuffer;
 use crate::cc::{AckSample, Algorithm, CaState, ControlBlock, CwndEvent};
 use crate::config::{HostConfig, Nagle};
@@ -78,6 +81,10 @@ pub struct Socket {
     rto_deadline: Option<SimTime>,
     /// Duplicate ACKs in a row (`tcp_add_reno_sack`).
     dupacks: u32,
+    /// When the first retransmission of the current loss episode left (`retrans_stamp`).
+    retrans_stamp: Option<SimTime>,
+    /// Timeouts in a row (`icsk_retransmits`).
+    retransmits: u32,
     recovery: Option<Recovery>,
     /// RFC 6582 `recover`: no new fast recovery until snd_una passes this.
     recover: u64,
@@ -149,6 +156,8 @@ impl Socket {
             rtt: RttEstimator::default(),
             rto_deadline: None,
             dupacks: 0,
+            retrans_stamp: None,
+            retransmits: 0,
             recovery: None,
             recover: 0,
             initcwnd: cfg.sender.initcwnd,
@@ -339,7 +348,7 @@ impl Socket {
                     now,
                     TraceEvent::Aborted {
                         side: self.side,
-                        probes: self.probes_out,
+                        retries: self.probes_out,
                     },
                 );
                 return;
@@ -368,6 +377,29 @@ impl Socket {
 
     /// The retransmission timer expired (tcp_timer.c `tcp_retransmit_timer`).
     fn on_rto(&mut self, now: SimTime, trace: &mut Trace) {
+        // tcp_write_timeout: give up once retransmitting has lasted as long as
+        // tcp_retries2 (or, for a SYN, tcp_syn_retries) doublings would take.
+        let (boundary, base) = match self.state {
+            State::SynSent | State::SynReceived => {
+                (TCP_SYN_RETRIES, crate::config::TCP_TIMEOUT_INIT)
+            }
+            _ => (self.retries2, crate::config::TCP_RTO_MIN),
+        };
+        if let Some(start) = self.retrans_stamp
+            && now.since(start) >= tcp_model_timeout(boundary, base)
+        {
+            self.aborted = true;
+            trace.push(
+                now,
+                TraceEvent::Aborted {
+                    side: self.side,
+                    retries: self.retransmits,
+                },
+            );
+            return;
+        }
+        self.retrans_stamp.get_or_insert(now);
+        self.retransmits += 1;
         trace.push(
             now,
             TraceEvent::RtoFired {
@@ -469,6 +501,8 @@ impl Socket {
             self.rtt.on_sample(now.since(self.syn_sent_at));
         }
         self.state = State::Established;
+        self.retrans_stamp = None;
+        self.retransmits = 0;
         self.rwin.start(now, self.rcv_nxt, self.rtt.srtt());
         // tcp_init_buffer_space → tcp_sndbuf_expand.
         self.sbuf.expand(self.cb.cwnd);
@@ -561,6 +595,9 @@ impl Socket {
         };
         let ssthresh_before = self.cb.ssthresh;
         self.cc.pkts_acked(&mut self.cb, &ack);
+        // Progress: the loss episode, if any, is over.
+        self.retrans_stamp = None;
+        self.retransmits = 0;
         if self.cb.ssthresh != ssthresh_before {
             // HyStart ended slow start: record the new ssthresh with cwnd.
             trace.push(
