@@ -118,21 +118,48 @@ mod by_hand {
         let mut client = Socket::connect(&client_cfg);
         let mut server = Socket::listen(&HostConfig::default());
         let mut now = SimTime::ZERO;
-        // Handshake and the server's data, delivered instantly until the client's
-        // window closes.
+        // Handshake and the server's data, delivered instantly, with every timer
+        // honoured, until the window is shut to the byte: the first probe finds
+        // a sliver of room and carries data (tcp_write_wakeup); once that is
+        // acknowledged nothing is in flight and only empty probes remain.
         server.app_write(now, 1 << 20, false, &mut trace);
-        for _ in 0..200 {
-            now += SimDuration::from_micros(10);
+        let mut last_wnd = u64::MAX;
+        for _ in 0..10_000 {
             for seg in out(&mut client, now) {
                 server.handle_segment(now, &seg, &mut trace);
             }
             for seg in out(&mut server, now) {
                 client.handle_segment(now, &seg, &mut trace);
             }
+            for seg in out(&mut client, now) {
+                last_wnd = seg.wnd;
+                server.handle_segment(now, &seg, &mut trace);
+            }
+            let probed = trace
+                .records()
+                .iter()
+                .any(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { .. }));
+            if probed && last_wnd == 0 && server.packets_out() == 0 {
+                break;
+            }
+            let next = [client.poll_timeout(), server.poll_timeout()]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(now + SimDuration::from_micros(10));
+            now = next.max(now + SimDuration::from_micros(10));
+            client.handle_timeout(now, &mut trace);
+            server.handle_timeout(now, &mut trace);
         }
+        assert_eq!(last_wnd, 0, "the client's window is shut");
+        assert_eq!(server.packets_out(), 0, "nothing left in flight");
+        let dead_from = now;
         // Now the wire goes dead: the server's probes are never answered.
         let mut gave_up_at = None;
         for _ in 0..100 {
+            // The sender reacts to the last ACK (arming its persist timer) and
+            // anything it sends from here on is lost.
+            let _ = out(&mut server, now);
             let Some(t) = server.poll_timeout() else {
                 break;
             };
@@ -148,8 +175,16 @@ mod by_hand {
         let probes = trace
             .records()
             .iter()
+            .filter(|r| r.time > dead_from)
             .filter(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { .. }))
             .count();
+        let rtos = trace
+            .records()
+            .iter()
+            .filter(|r| r.time > dead_from)
+            .filter(|r| matches!(r.event, TraceEvent::RtoFired { .. }))
+            .count();
+        assert_eq!(rtos, 0, "empty probes arm no retransmission timer");
         assert_eq!(
             probes, 15,
             "net.ipv4.tcp_retries2 = 15 unanswered probes, then tcp_write_err"
