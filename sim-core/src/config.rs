@@ -74,7 +74,7 @@ impl PathConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DelayedAck {
     /// Linux: quick-ACK mode at start and while the window grows, then one ACK
-    /// per two full segments or after the 40 ms timer.
+    /// per two full segments or after the adaptive `ato` timer (40 ms at first).
     Linux,
     /// One ACK per two full segments, or after a fixed timer (Windows: 200 ms).
     /// No quick-ACK mode.

@@ -8,16 +8,24 @@
 //! ```text
 //!  data in order ─► ACK now if  more than one full segment is unacknowledged
 //!                            or quick-ACK mode (quick > 0 and not ping-pong)
-//!                  otherwise arm the delayed-ACK timer (ato, 40 ms)
+//!                  otherwise arm the delayed-ACK timer for ato (bounded below)
 //!  first data    ─► quick = min(rcv_wnd / (2·rcv_mss), 16)     tcp_incr_quickack
+//!                   ato = 40 ms
+//!  later data, m after the last ─► m ≤ 20 ms:  ato = ato/2 + 20 ms   tcp_event_data_recv
+//!                                  m < ato:    ato = ato/2 + m (≤ rto)
+//!                                  m > rto:    quick-ACKs again
 //!  window grew   ─► quick |= 1                                 tcp_grow_window
 //!  ACK sent      ─► quick -= 1                                 tcp_dec_quickack_mode
 //!  we send data within ato of receiving some ─► ping-pong (interactive): no quick ACKs
-//!  delayed-ACK timer fires in ping-pong ─► leave ping-pong
+//!  delayed-ACK timer fires ─► ping-pong: leave it, ato = 40 ms   tcp_delack_timer_handler
+//!                             otherwise: ato = min(2·ato, rto)
+//!  the timer is armed for min(ato, max(srtt, 40 ms), 200 ms in ping-pong or
+//!  500 ms otherwise)                                           tcp_send_delayed_ack
 //! ```
 //!
-//! Simplification: `ato` stays at `TCP_ATO_MIN` (40 ms); Linux adapts it to
-//! the packet inter-arrival time (up to 200 ms in ping-pong mode).
+//! Simplification: Linux also uses the 200 ms ceiling (instead of 500 ms) when a
+//! sub-MSS segment has just arrived (`ICSK_ACK_PUSHED`); the model does not
+//! track that flag, so outside ping-pong the ceiling is the smoothed RTT.
 
 pub use crate::config::DelayedAck;
 use crate::time::{SimDuration, SimTime};
@@ -26,6 +34,12 @@ use crate::time::{SimDuration, SimTime};
 pub const TCP_MAX_QUICKACKS: u32 = 16;
 /// `TCP_ATO_MIN`: HZ/25.
 pub const TCP_ATO_MIN: SimDuration = SimDuration::from_millis(40);
+/// `TCP_DELACK_MIN`: the same 40 ms, as the floor of the armed timer.
+pub const TCP_DELACK_MIN: SimDuration = SimDuration::from_millis(40);
+/// `TCP_DELACK_MAX`: HZ/5, the ceiling in ping-pong mode.
+pub const TCP_DELACK_MAX: SimDuration = SimDuration::from_millis(200);
+/// `tcp_send_delayed_ack`'s ceiling outside ping-pong: HZ/2.
+const DELACK_MAX_BULK: SimDuration = SimDuration::from_millis(500);
 /// `TCP_PINGPONG_THRESH`: one reply within ato makes a connection interactive
 /// (it was 3 in kernels 5.1 to 6.0).
 pub const TCP_PINGPONG_THRESH: u32 = 1;
@@ -47,6 +61,11 @@ pub struct AckPolicy {
     pingpong: u32,
     started: bool,
     lrcvtime: SimTime,
+    /// `icsk_ack.ato`: the estimated gap between arriving segments.
+    ato: SimDuration,
+    /// The socket's retransmission timeout and smoothed RTT, which bound ato.
+    rto: SimDuration,
+    srtt: Option<SimDuration>,
     deadline: Option<SimTime>,
 }
 
@@ -59,7 +78,53 @@ impl AckPolicy {
             pingpong: 0,
             started: false,
             lrcvtime: SimTime::ZERO,
+            ato: TCP_ATO_MIN,
+            rto: crate::config::TCP_TIMEOUT_INIT,
+            srtt: None,
             deadline: None,
+        }
+    }
+
+    /// The sender side's RTT estimate, which Linux uses to bound `ato`.
+    pub fn set_rtt(&mut self, rto: SimDuration, srtt: Option<SimDuration>) {
+        self.rto = rto;
+        self.srtt = srtt;
+    }
+
+    /// The current `ato` estimate (for tests and traces).
+    pub fn ato(&self) -> SimDuration {
+        self.ato
+    }
+
+    /// `tcp_incr_quickack`: up to half the window's worth of segments, at least
+    /// two when the window holds less than two.
+    fn incr_quickack(&mut self, rcv_wnd: u64, rcv_mss: u32) {
+        let mut quickacks = (rcv_wnd / (2 * rcv_mss.max(1) as u64)).min(u32::MAX as u64) as u32;
+        if quickacks == 0 {
+            quickacks = 2;
+        }
+        self.quick = self.quick.max(quickacks.min(TCP_MAX_QUICKACKS));
+    }
+
+    /// `tcp_event_data_recv`: adapt ato to the gap since the last segment.
+    fn on_arrival(&mut self, now: SimTime, rcv_wnd: u64, rcv_mss: u32) {
+        if !self.started {
+            // The first data packet initialises the delayed-ACK engine.
+            self.started = true;
+            self.incr_quickack(rcv_wnd, rcv_mss);
+            self.ato = TCP_ATO_MIN;
+            return;
+        }
+        let m = now.since(self.lrcvtime);
+        let half_min = SimDuration(TCP_ATO_MIN.0 / 2);
+        if m <= half_min {
+            self.ato = SimDuration(self.ato.0 / 2 + half_min.0);
+        } else if m < self.ato {
+            self.ato = SimDuration(self.ato.0 / 2 + m.0).min(self.rto);
+        } else if m > self.rto {
+            // A long silence: the sender probably restarted from a small window,
+            // so ACK quickly again.
+            self.incr_quickack(rcv_wnd, rcv_mss);
         }
     }
 
@@ -67,10 +132,22 @@ impl AckPolicy {
         self.deadline
     }
 
+    /// How long the delayed-ACK timer waits (`tcp_send_delayed_ack`).
     fn timeout(&self) -> SimDuration {
         match self.mode {
             DelayedAck::Fixed(d) => d,
-            _ => TCP_ATO_MIN,
+            _ if self.ato > TCP_DELACK_MIN => {
+                let mut max_ato = if self.pingpong >= TCP_PINGPONG_THRESH {
+                    TCP_DELACK_MAX
+                } else {
+                    DELACK_MAX_BULK
+                };
+                if let Some(srtt) = self.srtt {
+                    max_ato = max_ato.min(srtt.max(TCP_DELACK_MIN));
+                }
+                self.ato.min(max_ato)
+            }
+            _ => self.ato,
         }
     }
 
@@ -91,12 +168,7 @@ impl AckPolicy {
         window_grew: bool,
     ) -> AckDecision {
         if self.mode == DelayedAck::Linux {
-            if !self.started {
-                // The first data packet initialises the delayed-ACK engine.
-                self.started = true;
-                let quickacks = ((rcv_wnd / (2 * rcv_mss.max(1) as u64)) as u32).max(2);
-                self.quick = self.quick.max(quickacks.min(TCP_MAX_QUICKACKS));
-            }
+            self.on_arrival(now, rcv_wnd, rcv_mss);
             if window_grew {
                 self.quick |= 1;
             }
@@ -135,18 +207,24 @@ impl AckPolicy {
 
     /// We sent data: a quick reply to received data marks the connection interactive.
     pub fn on_data_sent(&mut self, now: SimTime) {
-        if self.mode == DelayedAck::Linux && self.started && now.since(self.lrcvtime) < TCP_ATO_MIN
-        {
+        if self.mode == DelayedAck::Linux && self.started && now.since(self.lrcvtime) < self.ato {
             self.pingpong = self.pingpong.saturating_add(1);
         }
     }
 
-    /// The delayed-ACK timer fired: the ACK goes now; in ping-pong mode Linux
-    /// takes the missed reply as a sign to leave it (`tcp_delack_timer_handler`).
+    /// The delayed-ACK timer fired: the ACK goes now (`tcp_delack_timer_handler`).
+    /// In ping-pong mode Linux takes the missed reply as a sign to leave it and
+    /// resets ato; otherwise the gap was longer than guessed, so ato doubles.
     pub fn on_timer(&mut self) {
         self.deadline = None;
+        if self.mode != DelayedAck::Linux {
+            return;
+        }
         if self.pingpong >= TCP_PINGPONG_THRESH {
             self.pingpong = 0;
+            self.ato = TCP_ATO_MIN;
+        } else {
+            self.ato = self.ato.doubled().min(self.rto);
         }
     }
 }
@@ -263,5 +341,96 @@ mod tests {
         p.started = true;
         p.pingpong = 5;
         assert_eq!(p.on_data(t(0), 100, MSS, 64_256, false), AckDecision::Now);
+    }
+
+    /// A policy past its quick ACKs, with the RTT estimate of a 150 ms path.
+    fn delaying(rto_ms: u64, srtt_ms: u64) -> AckPolicy {
+        let mut p = AckPolicy::new(DelayedAck::Linux, false);
+        p.started = true;
+        p.set_rtt(
+            SimDuration::from_millis(rto_ms),
+            Some(SimDuration::from_millis(srtt_ms)),
+        );
+        p
+    }
+
+    #[test]
+    fn back_to_back_segments_keep_ato_at_40ms() {
+        let mut p = delaying(350, 150);
+        for i in 0..10 {
+            // 100 bytes every 5 ms: ato = ato/2 + 20 ms stays 40 ms.
+            let _ = p.on_data(t(5 * i), 100, MSS, 64_256, false);
+            assert_eq!(p.ato(), TCP_ATO_MIN);
+        }
+    }
+
+    #[test]
+    fn a_missed_delayed_ack_doubles_ato_up_to_the_rto_and_srtt_bounds_the_timer() {
+        let mut p = delaying(200, 150);
+        let mut now = 0;
+        let mut armed = vec![];
+        for _ in 0..4 {
+            // Gaps of exactly the RTO: at least ato, so arrivals leave ato alone,
+            // and not over the RTO, so no quick ACKs are granted.
+            now += 200;
+            match p.on_data(t(now), 100, MSS, 64_256, false) {
+                AckDecision::Delay(at) => armed.push(at.since(t(now)).0 / 1_000_000),
+                AckDecision::Now => panic!("not in quick-ACK mode"),
+            }
+            p.on_timer();
+            p.on_ack_sent();
+        }
+        // ato: 40 → 80 → 160 → 200 (the RTO); the armed timer is capped by srtt.
+        assert_eq!(armed, vec![40, 80, 150, 150]);
+        assert_eq!(p.ato(), SimDuration::from_millis(200));
+    }
+
+    #[test]
+    fn a_gap_shorter_than_ato_pulls_it_halfway_down() {
+        let mut p = delaying(400, 300);
+        let _ = p.on_data(t(0), 100, MSS, 64_256, false);
+        p.ato = SimDuration::from_millis(160);
+        let _ = p.on_data(t(30), 100, MSS, 64_256, false);
+        // 160/2 + 30
+        assert_eq!(p.ato(), SimDuration::from_millis(110));
+    }
+
+    #[test]
+    fn a_missed_ack_in_ping_pong_resets_ato() {
+        let mut p = delaying(400, 300);
+        p.ato = SimDuration::from_millis(160);
+        p.pingpong = TCP_PINGPONG_THRESH;
+        // In ping-pong the timer is capped at 200 ms (and here by srtt 300 ms).
+        assert_eq!(
+            p.on_data(t(1_000), 100, MSS, 64_256, false),
+            AckDecision::Delay(t(1_160))
+        );
+        p.on_timer();
+        assert_eq!(p.ato(), TCP_ATO_MIN);
+        assert!(p.pingpong < TCP_PINGPONG_THRESH);
+    }
+
+    #[test]
+    fn silence_longer_than_the_rto_brings_quick_acks_back() {
+        let mut p = delaying(200, 20);
+        let _ = p.on_data(t(0), 100, MSS, 64_256, false);
+        assert!(!p.in_quickack_mode());
+        assert_eq!(
+            p.on_data(t(500), 100, MSS, 64_256, false),
+            AckDecision::Now,
+            "tcp_event_data_recv: a gap over the RTO calls tcp_incr_quickack"
+        );
+    }
+
+    #[test]
+    fn a_window_of_one_to_two_segments_gives_one_quick_ack() {
+        // tcp_incr_quickack: 4000 / (2 × 1448) = 1; only a zero becomes 2.
+        let mut p = AckPolicy::new(DelayedAck::Linux, false);
+        assert_eq!(p.on_data(t(0), 100, MSS, 4_000, false), AckDecision::Now);
+        p.on_ack_sent();
+        assert!(matches!(
+            p.on_data(t(1), 100, MSS, 4_000, false),
+            AckDecision::Delay(_)
+        ));
     }
 }

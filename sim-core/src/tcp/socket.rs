@@ -367,6 +367,7 @@ impl Socket {
             );
         }
         if self.acks.deadline().is_some_and(|t| t <= now) {
+            self.acks.set_rtt(self.rtt.rto(), self.rtt.srtt());
             self.acks.on_timer();
             self.ack_now = true;
         }
@@ -772,6 +773,7 @@ impl Socket {
         let unacked = self.rcv_nxt - self.rcv_wup;
         let rcv_wnd = self.rwin.current_window(self.rcv_wup);
         let armed_before = self.acks.deadline();
+        self.acks.set_rtt(self.rtt.rto(), self.rtt.srtt());
         match self.acks.on_data(now, unacked, self.mss, rcv_wnd, grew) {
             AckDecision::Now => self.ack_now = true,
             AckDecision::Delay(deadline) => {
