@@ -190,4 +190,82 @@ mod by_hand {
             "net.ipv4.tcp_retries2 = 15 unanswered probes, then tcp_write_err"
         );
     }
+
+    /// When the window leaves a sliver of room, the first probe carries data
+    /// (tcp_write_wakeup). If the peer then goes silent, that data is in flight,
+    /// so the retransmission timer (not the persist timer) takes over: it
+    /// resends the same bytes at each RTO (__tcp_retransmit_skb cuts them at the
+    /// window's edge) and gives up after tcp_retries2 worth of backoff.
+    #[test]
+    fn an_unanswered_data_probe_is_retransmitted_on_the_rto_until_give_up() {
+        let mut trace = Trace::default();
+        let mut client_cfg = HostConfig::default();
+        client_cfg.receiver.read_rate = Some(0);
+        let mut client = Socket::connect(&client_cfg);
+        let mut server = Socket::listen(&HostConfig::default());
+        let mut now = SimTime::ZERO;
+        server.app_write(now, 1 << 20, false, &mut trace);
+        for _ in 0..200 {
+            now += SimDuration::from_micros(10);
+            for seg in out(&mut client, now) {
+                server.handle_segment(now, &seg, &mut trace);
+            }
+            for seg in out(&mut server, now) {
+                client.handle_segment(now, &seg, &mut trace);
+            }
+        }
+        // The wire goes dead; record everything the server sends from here on.
+        let dead_from = now;
+        let mut sent: Vec<(SimTime, Segment)> = vec![];
+        let mut gave_up_at = None;
+        for _ in 0..100 {
+            sent.extend(out(&mut server, now).into_iter().map(|seg| (now, seg)));
+            let Some(t) = server.poll_timeout() else {
+                break;
+            };
+            now = t;
+            server.handle_timeout(now, &mut trace);
+            if server.is_aborted() {
+                gave_up_at = Some(now);
+                break;
+            }
+        }
+        let after = |r: &&sim_core::trace::TraceRecord| r.time > dead_from;
+        let probes: Vec<SimTime> = trace
+            .records()
+            .iter()
+            .filter(after)
+            .filter(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { .. }))
+            .map(|r| r.time)
+            .collect();
+        let rtos: Vec<SimTime> = trace
+            .records()
+            .iter()
+            .filter(after)
+            .filter(|r| matches!(r.event, TraceEvent::RtoFired { .. }))
+            .map(|r| r.time)
+            .collect();
+        assert_eq!(probes.len(), 1, "one probe, carrying data");
+        let data: Vec<&(SimTime, Segment)> = sent.iter().filter(|(_, s)| s.len > 0).collect();
+        let first = &data[0].1;
+        assert!(
+            first.len > 0 && first.len < 1448,
+            "the probe fills the sliver: {} bytes",
+            first.len
+        );
+        // Every RTO resends exactly those bytes, at the moment it fires.
+        assert_eq!(data.len(), 1 + rtos.len());
+        for ((at, seg), rto) in data[1..].iter().zip(&rtos) {
+            assert_eq!((seg.seq, seg.len), (first.seq, first.len));
+            assert_eq!(at, rto);
+        }
+        // tcp_write_timeout: 924.6 s of retransmitting for tcp_retries2 = 15.
+        let gave_up_at = gave_up_at.expect("the server gives up");
+        let retrying = gave_up_at.since(rtos[0]);
+        assert!(
+            retrying >= SimDuration::from_millis(924_600)
+                && retrying < SimDuration::from_millis(924_600 + 120_000),
+            "{retrying:?}"
+        );
+    }
 }

@@ -913,11 +913,24 @@ impl Socket {
             return None;
         }
         let unsent = self.write_end - self.snd_nxt;
-        let len = unsent.min(self.mss as u64);
+        let mut len = unsent.min(self.mss as u64);
+        let retransmit = self.snd_nxt < self.snd_max;
+        if retransmit {
+            // __tcp_retransmit_skb: resend what was sent, cut at the window's
+            // edge; with the window shut, the head still goes (it doubles as a
+            // window probe).
+            len = len.min(self.snd_max - self.snd_nxt);
+            let room = (self.snd_una + self.snd_wnd).saturating_sub(self.snd_nxt);
+            if room > 0 {
+                len = len.min(room);
+            } else if self.snd_nxt != self.snd_una {
+                return None;
+            }
+        }
         // tcp_snd_wnd_test: the segment must fit inside the peer's window. (Linux
         // with TSO can also cut a large buffer at the window edge to the byte,
         // `tcp_mss_split_point`; the simulator sends whole segments only.)
-        if self.snd_nxt + len > self.snd_una + self.snd_wnd {
+        if !retransmit && self.snd_nxt + len > self.snd_una + self.snd_wnd {
             // Window-limited with nothing in flight: no ACK will come to reopen
             // it, so the persist timer must (RTO, doubling per probe, ≤ 120 s).
             if self.packets_out() == 0 && self.persist_deadline.is_none() && !self.probe_pending {
@@ -929,12 +942,14 @@ impl Socket {
             }
             return None;
         }
-        if len < self.mss as u64 && (self.corked || (self.packets_out() > 0 && self.nagle_holds()))
+        // Nagle and the cork hold back new data only; retransmissions bypass them.
+        if !retransmit
+            && len < self.mss as u64
+            && (self.corked || (self.packets_out() > 0 && self.nagle_holds()))
         {
             return None;
         }
         let seq = self.snd_nxt;
-        let retransmit = seq < self.snd_max;
         let mut seg = self.blank(seq);
         seg.len = len as u32;
         self.stamp_ack(&mut seg);
