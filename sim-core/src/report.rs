@@ -7,6 +7,101 @@ use crate::sim::RunResult;
 use crate::trace::TraceEvent;
 use std::fmt::Write;
 
+/// The data sender's (the server's) state as its trace reveals it, folded
+/// record by record. The CSV series and the `ss` line both read it.
+struct SenderView {
+    cwnd: u32,
+    /// None while still the "infinite" initial value.
+    ssthresh: Option<u32>,
+    /// None until the first RTT sample.
+    srtt_ns: Option<u64>,
+    rttvar_ns: u64,
+    rto_ns: u64,
+    /// Highest data sequence number sent, and highest cumulative ACK received.
+    high: u64,
+    una: u64,
+    rwnd: u64,
+    segs_out: u64,
+    data_segs_out: u64,
+    bytes_sent: u64,
+    bytes_retrans: u64,
+    segs_in: u64,
+}
+
+impl SenderView {
+    fn new(run: &RunResult) -> Self {
+        SenderView {
+            cwnd: run.scenario.server.sender.initcwnd,
+            ssthresh: None,
+            srtt_ns: None,
+            rttvar_ns: 0,
+            rto_ns: crate::config::TCP_TIMEOUT_INIT.0,
+            high: 1,
+            una: 1,
+            rwnd: 0,
+            segs_out: 0,
+            data_segs_out: 0,
+            bytes_sent: 0,
+            bytes_retrans: 0,
+            segs_in: 0,
+        }
+    }
+
+    /// Take in one trace event; true when a column of the CSV series changed.
+    fn apply(&mut self, event: &TraceEvent) -> bool {
+        match *event {
+            TraceEvent::CwndChanged {
+                side: Side::Server,
+                new,
+                ssthresh,
+                ..
+            } => {
+                self.cwnd = new;
+                self.ssthresh = (ssthresh < crate::cc::TCP_INFINITE_SSTHRESH).then_some(ssthresh);
+                true
+            }
+            TraceEvent::RttSample {
+                side: Side::Server,
+                srtt_ns,
+                rttvar_ns,
+                rto_ns,
+                ..
+            } => {
+                (self.srtt_ns, self.rttvar_ns, self.rto_ns) = (Some(srtt_ns), rttvar_ns, rto_ns);
+                true
+            }
+            TraceEvent::SegmentSent {
+                seg, retransmit, ..
+            } if seg.from == Side::Server => {
+                self.segs_out += 1;
+                if seg.len == 0 {
+                    return false;
+                }
+                self.data_segs_out += 1;
+                self.bytes_sent += seg.len as u64;
+                if retransmit {
+                    self.bytes_retrans += seg.len as u64;
+                }
+                self.high = self.high.max(seg.end_seq());
+                true
+            }
+            TraceEvent::SegmentReceived {
+                to: Side::Server,
+                seg,
+            } => {
+                self.segs_in += 1;
+                if !seg.flags.ack || seg.flags.syn {
+                    return false;
+                }
+                self.una = self.una.max(seg.ack);
+                self.rwnd = seg.wnd;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// One row per change of the server's (the data sender's) state:
 /// `time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms`. ssthresh is empty
 /// while it is still the "infinite" initial value, srtt until the first
@@ -14,51 +109,20 @@ use std::fmt::Write;
 /// received.
 pub fn csv_series(run: &RunResult) -> String {
     let mut out = String::from("time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms\n");
-    let (mut cwnd, mut ssthresh) = (run.scenario.server.sender.initcwnd, None::<u32>);
-    let mut srtt = None::<u64>;
-    let (mut high, mut una, mut rwnd) = (1u64, 1u64, 0u64);
+    let mut v = SenderView::new(run);
     for r in run.trace.records() {
-        let changed = match r.event {
-            TraceEvent::CwndChanged {
-                side: Side::Server,
-                new,
-                ssthresh: st,
-                ..
-            } => {
-                cwnd = new;
-                ssthresh = (st < crate::cc::TCP_INFINITE_SSTHRESH).then_some(st);
-                true
-            }
-            TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server && seg.len > 0 => {
-                high = high.max(seg.end_seq());
-                true
-            }
-            TraceEvent::SegmentReceived {
-                to: Side::Server,
-                seg,
-            } if seg.flags.ack && !seg.flags.syn => {
-                una = una.max(seg.ack);
-                rwnd = seg.wnd;
-                true
-            }
-            TraceEvent::RttSample {
-                side: Side::Server,
-                srtt_ns,
-                ..
-            } => {
-                srtt = Some(srtt_ns);
-                true
-            }
-            _ => false,
-        };
-        if changed {
-            let st = ssthresh.map_or(String::new(), |s| s.to_string());
-            let rtt = srtt.map_or(String::new(), |v| format!("{:.3}", v as f64 / 1e6));
+        if v.apply(&r.event) {
+            let st = v.ssthresh.map_or(String::new(), |s| s.to_string());
+            let rtt = v
+                .srtt_ns
+                .map_or(String::new(), |ns| format!("{:.3}", ns as f64 / 1e6));
             let _ = writeln!(
                 out,
-                "{:.6},{cwnd},{st},{},{rwnd},{rtt}",
+                "{:.6},{},{st},{},{},{rtt}",
                 r.time.as_millis_f64(),
-                high.saturating_sub(una)
+                v.cwnd,
+                v.high.saturating_sub(v.una),
+                v.rwnd,
             );
         }
     }
@@ -261,51 +325,9 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
 /// segments, and the send rate cwnd allows (`send` = cwnd × MSS × 8 / srtt).
 pub fn ss_line(run: &RunResult) -> String {
     let sc = &run.scenario;
-    let (mut cwnd, mut ssthresh) = (sc.server.sender.initcwnd, None::<u32>);
-    let (mut srtt, mut rttvar, mut rto) = (0u64, 0u64, 1_000_000_000u64);
-    let (mut segs_out, mut data_segs_out, mut retrans, mut segs_in) = (0u64, 0u64, 0u64, 0u64);
-    let (mut bytes_sent, mut bytes_acked) = (0u64, 1u64);
+    let mut v = SenderView::new(run);
     for r in run.trace.records() {
-        match r.event {
-            TraceEvent::CwndChanged {
-                side: Side::Server,
-                new,
-                ssthresh: st,
-                ..
-            } => {
-                cwnd = new;
-                ssthresh = (st < crate::cc::TCP_INFINITE_SSTHRESH).then_some(st);
-            }
-            TraceEvent::RttSample {
-                side: Side::Server,
-                srtt_ns,
-                rttvar_ns,
-                rto_ns,
-                ..
-            } => {
-                (srtt, rttvar, rto) = (srtt_ns, rttvar_ns, rto_ns);
-            }
-            TraceEvent::SegmentSent {
-                seg, retransmit, ..
-            } if seg.from == Side::Server => {
-                segs_out += 1;
-                if seg.len > 0 {
-                    data_segs_out += 1;
-                    bytes_sent += seg.len as u64;
-                    retrans += retransmit as u64;
-                }
-            }
-            TraceEvent::SegmentReceived {
-                to: Side::Server,
-                seg,
-            } => {
-                segs_in += 1;
-                if seg.flags.ack {
-                    bytes_acked = bytes_acked.max(seg.ack);
-                }
-            }
-            _ => {}
-        }
+        v.apply(&r.event);
     }
     let mss = sc.server.sender.mss as u64;
     let ws = if sc.client.receiver.window_scaling && sc.server.receiver.window_scaling {
@@ -316,20 +338,27 @@ pub fn ss_line(run: &RunResult) -> String {
     } else {
         String::new()
     };
+    let srtt = v.srtt_ns.unwrap_or(0);
     let send = if srtt > 0 {
-        (cwnd as u64 * mss * 8) as f64 / (srtt as f64 / 1e9) / 1e6
+        (v.cwnd as u64 * mss * 8) as f64 / (srtt as f64 / 1e9) / 1e6
     } else {
         0.0
     };
     format!(
-        "{}{ws} rto:{:.0} rtt:{:.3}/{:.3} mss:{mss} cwnd:{cwnd}{} bytes_sent:{bytes_sent} bytes_retrans:{} bytes_acked:{} segs_out:{segs_out} segs_in:{segs_in} data_segs_out:{data_segs_out} send {send:.1}Mbps\n",
+        "{}{ws} rto:{:.0} rtt:{:.3}/{:.3} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps\n",
         sc.server.sender.congestion_control.name(),
-        rto as f64 / 1e6,
+        v.rto_ns as f64 / 1e6,
         srtt as f64 / 1e6,
-        rttvar as f64 / 1e6,
-        ssthresh.map_or(String::new(), |s| format!(" ssthresh:{s}")),
-        retrans * mss,
-        bytes_acked.saturating_sub(1),
+        v.rttvar_ns as f64 / 1e6,
+        v.cwnd,
+        v.ssthresh
+            .map_or(String::new(), |s| format!(" ssthresh:{s}")),
+        v.bytes_sent,
+        v.bytes_retrans,
+        v.una.saturating_sub(1),
+        v.segs_out,
+        v.segs_in,
+        v.data_segs_out,
     )
 }
 

@@ -149,3 +149,30 @@ fn unanswered_retransmissions_give_up_after_tcp_retries2() {
     );
     assert!(rtos >= 15, "{rtos} timeouts");
 }
+
+#[test]
+fn the_ss_line_counts_retransmitted_bytes_not_segments_times_mss() {
+    // 100,000 B is 69 full segments and an 88-byte tail; at 30 % loss the
+    // tail is among the segments resent.
+    let run = run(&heavy_loss());
+    let resent: Vec<u64> = run
+        .trace
+        .records()
+        .iter()
+        .filter_map(|r| match r.event {
+            TraceEvent::SegmentSent {
+                seg,
+                retransmit: true,
+                ..
+            } if seg.from == Side::Server && seg.len > 0 => Some(seg.len as u64),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !resent.is_empty(),
+        "the shallow queue forces retransmissions"
+    );
+    let line = sim_core::report::ss_line(&run);
+    let field = format!(" bytes_retrans:{} ", resent.iter().sum::<u64>());
+    assert!(line.contains(&field), "{field} in {line}");
+}
