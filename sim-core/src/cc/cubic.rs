@@ -229,7 +229,7 @@ impl CongestionOps for Cubic {
 
     /// `cubictcp_cwnd_event`: an application-limited pause shifts the epoch, so
     /// idle time does not count as time spent growing.
-    fn cwnd_event(&mut self, event: CwndEvent, now: SimTime) {
+    fn cwnd_event(&mut self, _cb: &mut ControlBlock, event: CwndEvent, now: SimTime) {
         let now_j = jiffies(now);
         match event {
             CwndEvent::TxStart => {

@@ -41,6 +41,37 @@ pub struct AckSample {
     pub snd_nxt: u64,
 }
 
+/// A delivery-rate sample (net/ipv4/tcp_rate.c `struct rate_sample`), built by
+/// the socket on every ACK and handed to `.cong_control`.
+///
+/// "Delivered" counts segments that reached the receiver, cumulatively ACKed
+/// or SACKed (`tp->delivered`). The rate over the sample is
+/// `delivered / interval`; BBR keeps the maximum of those as its bottleneck
+/// bandwidth estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateSample {
+    pub now: SimTime,
+    /// `tp->delivered` when the newest delivered segment was sent (`prior_delivered`).
+    pub prior_delivered: u64,
+    /// Segments delivered over the sample's interval (`rs->delivered`).
+    pub delivered: u64,
+    /// `rs->interval_us`: the longer of the send and the ACK intervals. `None`
+    /// when no valid sample could be taken (nothing newly delivered, or the
+    /// interval was shorter than the minimum RTT, `tcp_rate_gen`).
+    pub interval: Option<SimDuration>,
+    /// RTT of the most recently sent segment this ACK delivered (`rs->rtt_us`);
+    /// `None` for retransmitted segments (Karn).
+    pub rtt: Option<SimDuration>,
+    /// Segments newly marked lost while processing this ACK (`rs->losses`).
+    pub losses: u32,
+    /// Segments newly ACKed or SACKed by this ACK (`rs->acked_sacked`).
+    pub acked_sacked: u32,
+    /// Segments in flight before this ACK (`rs->prior_in_flight`).
+    pub prior_in_flight: u32,
+    /// The sender ran out of data at some point in the sample (`rs->is_app_limited`).
+    pub is_app_limited: bool,
+}
+
 /// Events an algorithm may react to (`enum tcp_ca_event`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CwndEvent {
@@ -63,6 +94,24 @@ pub struct ControlBlock {
     pub cwnd_clamp: u32,
     /// `tcp_is_cwnd_limited()`: growth only counts when cwnd was actually used.
     pub cwnd_limited: bool,
+    /// `icsk_ca_state`, as the socket last set it.
+    pub ca_state: CaState,
+    /// `tp->delivered`: segments delivered over the connection's life.
+    pub delivered: u64,
+    /// `tp->app_limited != 0`: the sender ran out of data to send recently,
+    /// so rate samples until it is delivered understate the path.
+    pub app_limited: bool,
+    /// `tcp_packets_in_flight()` now: segments the network holds.
+    pub in_flight: u32,
+    /// `tp->mss_cache`: payload bytes per full segment.
+    pub mss: u32,
+    /// Smoothed RTT (`srtt_us >> 3`), once there is a sample.
+    pub srtt: Option<SimDuration>,
+    /// `sk_pacing_rate` in bytes per second; 0 = not paced. Written by the
+    /// socket (`tcp_update_pacing_rate`) or by an algorithm with
+    /// `.cong_control`; honoured only when pacing is on (`fq`, or always for
+    /// an algorithm that asks for it, as BBR does through internal pacing).
+    pub pacing_rate: u64,
 }
 
 /// `TCP_INFINITE_SSTHRESH` (include/net/tcp.h): a new connection has no ssthresh yet.
@@ -76,6 +125,13 @@ impl ControlBlock {
             cwnd_cnt: 0,
             cwnd_clamp: u32::MAX / 2,
             cwnd_limited: true,
+            ca_state: CaState::Open,
+            delivered: 0,
+            app_limited: false,
+            in_flight: 0,
+            mss: 1448,
+            srtt: None,
+            pacing_rate: 0,
         }
     }
 
@@ -98,11 +154,33 @@ pub trait CongestionOps {
     fn pkts_acked(&mut self, _cb: &mut ControlBlock, _ack: &AckSample) {}
     /// `.set_state`.
     fn set_state(&mut self, _state: CaState) {}
+    /// `.init`: the connection is established (the handshake's RTT sample is in `cb.srtt`).
+    fn init(&mut self, _cb: &mut ControlBlock, _now: SimTime) {}
     /// `.cwnd_event`.
-    fn cwnd_event(&mut self, _event: CwndEvent, _now: SimTime) {}
+    fn cwnd_event(&mut self, _cb: &mut ControlBlock, _event: CwndEvent, _now: SimTime) {}
     /// `.undo_cwnd`: cwnd to restore when a loss turns out to be spurious.
     fn undo_cwnd(&self, cb: &ControlBlock) -> u32 {
         cb.cwnd
+    }
+    /// `.cong_control`: an algorithm that sets cwnd and the pacing rate itself
+    /// from each delivery-rate sample (BBR). Returns `true` when it did, and the
+    /// socket then skips `.cong_avoid` and PRR (`tcp_cong_control`).
+    fn cong_control(&mut self, _cb: &mut ControlBlock, _rs: &RateSample) -> bool {
+        false
+    }
+    /// `.sndbuf_expand`: the send buffer holds this many cwnds (2 by default, BBR 3).
+    fn sndbuf_expand(&self) -> u32 {
+        2
+    }
+    /// The algorithm paces its own sending even without `fq` (BBR sets
+    /// `sk_pacing_status = SK_PACING_NEEDED`, so TCP's internal pacing runs).
+    fn needs_pacing(&self) -> bool {
+        false
+    }
+    /// A short name for the algorithm's current mode, for time series (BBR:
+    /// `startup`, `drain`, `probe_bw`, `probe_rtt`); `None` for algorithms without modes.
+    fn mode(&self) -> Option<&'static str> {
+        None
     }
 }
 
@@ -151,11 +229,26 @@ impl Algorithm {
     pub fn set_state(&mut self, state: CaState) {
         self.ops_mut().set_state(state)
     }
-    pub fn cwnd_event(&mut self, event: CwndEvent, now: SimTime) {
-        self.ops_mut().cwnd_event(event, now)
+    pub fn init(&mut self, cb: &mut ControlBlock, now: SimTime) {
+        self.ops_mut().init(cb, now)
+    }
+    pub fn cwnd_event(&mut self, cb: &mut ControlBlock, event: CwndEvent, now: SimTime) {
+        self.ops_mut().cwnd_event(cb, event, now)
     }
     pub fn undo_cwnd(&self, cb: &ControlBlock) -> u32 {
         self.ops().undo_cwnd(cb)
+    }
+    pub fn cong_control(&mut self, cb: &mut ControlBlock, rs: &RateSample) -> bool {
+        self.ops_mut().cong_control(cb, rs)
+    }
+    pub fn sndbuf_expand(&self) -> u32 {
+        self.ops().sndbuf_expand()
+    }
+    pub fn needs_pacing(&self) -> bool {
+        self.ops().needs_pacing()
+    }
+    pub fn mode(&self) -> Option<&'static str> {
+        self.ops().mode()
     }
 }
 

@@ -963,9 +963,9 @@ impl Socket {
             r.prr_out += 1;
         }
         if self.in_flight.is_empty() {
-            self.cc.cwnd_event(CwndEvent::TxStart, now);
+            self.cc.cwnd_event(&mut self.cb, CwndEvent::TxStart, now);
         }
-        self.cc.cwnd_event(CwndEvent::DataSent, now);
+        self.cc.cwnd_event(&mut self.cb, CwndEvent::DataSent, now);
         self.in_flight.push_back(InFlight {
             seq,
             end: seq + len,
