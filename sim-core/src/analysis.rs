@@ -1,6 +1,7 @@
 //! Readings derived from a trace: flights, completion time, round trips, the
 //! cwnd series and per-packet transits for animation. Nothing here looks at
-//! simulator state; it all comes from the trace.
+//! simulator state; it all comes from the trace. With several flows these
+//! describe flow 0; [`flow_totals`] covers them all.
 
 use crate::segment::Side;
 use crate::sim::{Outcome, RunResult};
@@ -21,7 +22,7 @@ pub struct Flight {
 /// Bytes per flight of first transmissions from `side`, in flight order.
 pub fn flights(trace: &Trace, side: Side) -> Vec<Flight> {
     let mut out: Vec<Flight> = Vec::new();
-    for r in trace.records() {
+    for r in trace.flow_records(0) {
         if let TraceEvent::SegmentSent {
             seg,
             flight,
@@ -73,8 +74,7 @@ impl TransferTiming {
 /// Every completed transfer, in order.
 pub fn transfers(trace: &Trace) -> Vec<TransferTiming> {
     trace
-        .records()
-        .iter()
+        .flow_records(0)
         .filter_map(|r| match r.event {
             TraceEvent::TransferComplete {
                 index,
@@ -117,7 +117,7 @@ pub fn summarize(run: &RunResult) -> Summary {
     let mut retransmissions = 0;
     let mut drops = 0;
     let mut final_cwnd = None;
-    for r in run.trace.records() {
+    for r in run.trace.flow_records(0) {
         match r.event {
             TraceEvent::SegmentSent {
                 seg, retransmit, ..
@@ -149,7 +149,7 @@ pub fn summarize(run: &RunResult) -> Summary {
 /// cwnd of `side` over time as (time, segments) steps, starting from `initcwnd` at zero.
 pub fn cwnd_series(trace: &Trace, side: Side, initcwnd: u32) -> Vec<(SimTime, u32)> {
     let mut out = vec![(SimTime::ZERO, initcwnd)];
-    for r in trace.records() {
+    for r in trace.flow_records(0) {
         if let TraceEvent::CwndChanged { side: s, new, .. } = r.event
             && s == side
         {
@@ -177,8 +177,7 @@ pub struct Transit {
 /// Every packet sent, in send order.
 pub fn transits(trace: &Trace) -> Vec<Transit> {
     trace
-        .records()
-        .iter()
+        .flow_records(0)
         .filter_map(|r| match r.event {
             TraceEvent::SegmentSent {
                 seg,
@@ -197,6 +196,49 @@ pub fn transits(trace: &Trace) -> Vec<Transit> {
                 syn: seg.flags.syn,
             }),
             _ => None,
+        })
+        .collect()
+}
+
+/// What one flow achieved over a run, from its periodic samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowTotals {
+    pub flow: u16,
+    /// Bytes its client application read.
+    pub delivered: u64,
+    pub retransmits: u64,
+    /// `delivered` over the run's length, in bits per second.
+    pub bitrate: f64,
+}
+
+/// Per-flow totals at the end of the run (its last sample).
+pub fn flow_totals(run: &RunResult) -> Vec<FlowTotals> {
+    let end = run.trace.records().last().map_or(0, |r| r.time.0);
+    (0..run.scenario.flows as u16)
+        .map(|flow| {
+            let (delivered, retransmits) = run
+                .trace
+                .flow_records(flow)
+                .filter_map(|r| match r.event {
+                    TraceEvent::Sample {
+                        delivered,
+                        retransmits,
+                        ..
+                    } => Some((delivered, retransmits)),
+                    _ => None,
+                })
+                .last()
+                .unwrap_or((0, 0));
+            FlowTotals {
+                flow,
+                delivered,
+                retransmits,
+                bitrate: if end > 0 {
+                    delivered as f64 * 8.0 / (end as f64 / 1e9)
+                } else {
+                    0.0
+                },
+            }
         })
         .collect()
 }

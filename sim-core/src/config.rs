@@ -177,6 +177,11 @@ pub struct SenderConfig {
     /// `TCP_CORK`: the application corks the socket while it writes a message
     /// and uncorks it after the last write, so partial segments wait for the rest.
     pub cork: bool,
+    /// `net.ipv4.tcp_sack`: offer SACK in the SYN (used when both ends offer it).
+    pub sack: bool,
+    /// `net.core.default_qdisc = fq`: the qdisc paces every flow at its
+    /// `sk_pacing_rate`. BBR paces without it (TCP's internal pacing).
+    pub fq: bool,
 }
 
 impl Default for SenderConfig {
@@ -192,6 +197,8 @@ impl Default for SenderConfig {
             sndbuf_max: TCP_WMEM_MAX,
             sndbuf_autotune: true,
             cork: false,
+            sack: true,
+            fq: false,
         }
     }
 }
@@ -255,6 +262,14 @@ pub struct Scenario {
     pub trace_packet_budget: usize,
     /// Seed for the path's random loss.
     pub seed: u64,
+    /// Identical connections running the same application side by side,
+    /// sharing the path (as `iperf3 -P`); flow 0 is the one single-flow
+    /// readings describe.
+    pub flows: u32,
+    /// How often each flow's progress is sampled into the trace (bytes
+    /// delivered, retransmissions, cwnd, RTT, pacing), for iperf-style
+    /// reports that must cover runs too long to keep every packet.
+    pub sample_interval: SimDuration,
 }
 
 impl Default for Scenario {
@@ -274,6 +289,8 @@ impl Default for Scenario {
             time_limit: SimDuration::from_secs(600),
             trace_packet_budget: crate::trace::DEFAULT_PACKET_BUDGET,
             seed: 1,
+            flows: 1,
+            sample_interval: SimDuration::from_millis(100),
         }
     }
 }
@@ -378,6 +395,14 @@ impl Scenario {
         let (Pacing::Every(d) | Pacing::After(d)) = self.app.pacing;
         check("app.gap", d.0, 0, 3_600_000_000_000, " ns")?;
         check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
+        check("flows", self.flows, 1, 64, "")?;
+        check(
+            "sample_interval",
+            self.sample_interval.0,
+            1_000_000,
+            3_600_000_000_000,
+            " ns",
+        )?;
         Ok(())
     }
 }

@@ -26,6 +26,10 @@ struct SenderView {
     bytes_sent: u64,
     bytes_retrans: u64,
     segs_in: u64,
+    /// `sk_pacing_rate`, bytes per second (0: not paced).
+    pacing_rate: u64,
+    /// The algorithm's mode, for algorithms that have modes (BBR).
+    cc_mode: Option<&'static str>,
 }
 
 impl SenderView {
@@ -44,6 +48,8 @@ impl SenderView {
             bytes_sent: 0,
             bytes_retrans: 0,
             segs_in: 0,
+            pacing_rate: 0,
+            cc_mode: None,
         }
     }
 
@@ -85,6 +91,20 @@ impl SenderView {
                 self.high = self.high.max(seg.end_seq());
                 true
             }
+            TraceEvent::PacingRate {
+                side: Side::Server,
+                bytes_per_sec,
+            } => {
+                self.pacing_rate = bytes_per_sec;
+                true
+            }
+            TraceEvent::CcMode {
+                side: Side::Server,
+                mode,
+            } => {
+                self.cc_mode = Some(mode);
+                true
+            }
             TraceEvent::SegmentReceived {
                 to: Side::Server,
                 seg,
@@ -103,14 +123,17 @@ impl SenderView {
 }
 
 /// One row per change of the server's (the data sender's) state:
-/// `time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms`. ssthresh is empty
-/// while it is still the "infinite" initial value, srtt until the first
-/// sample; bytes in flight are bytes sent above the highest cumulative ACK
-/// received.
+/// `time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms,pacing_rate_bps,cc_mode`.
+/// ssthresh is empty while it is still the "infinite" initial value, srtt
+/// until the first sample; bytes in flight are bytes sent above the highest
+/// cumulative ACK received; the pacing rate is in bits per second (0 when the
+/// sender does not pace); the mode is empty for algorithms without modes.
 pub fn csv_series(run: &RunResult) -> String {
-    let mut out = String::from("time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms\n");
+    let mut out = String::from(
+        "time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms,pacing_rate_bps,cc_mode\n",
+    );
     let mut v = SenderView::new(run);
-    for r in run.trace.records() {
+    for r in run.trace.flow_records(0) {
         if v.apply(&r.event) {
             let st = v.ssthresh.map_or(String::new(), |s| s.to_string());
             let rtt = v
@@ -118,15 +141,31 @@ pub fn csv_series(run: &RunResult) -> String {
                 .map_or(String::new(), |ns| format!("{:.3}", ns as f64 / 1e6));
             let _ = writeln!(
                 out,
-                "{:.6},{},{st},{},{},{rtt}",
+                "{:.6},{},{st},{},{},{rtt},{},{}",
                 r.time.as_millis_f64(),
                 v.cwnd,
                 v.high.saturating_sub(v.una),
                 v.rwnd,
+                v.pacing_rate * 8,
+                v.cc_mode.unwrap_or(""),
             );
         }
     }
     out
+}
+
+/// `, sack {a:b c:d}` as tcpdump prints the option, or nothing.
+fn sack_list(seg: &Segment) -> String {
+    if seg.sack.is_empty() {
+        return String::new();
+    }
+    let blocks: Vec<String> = seg
+        .sack
+        .as_slice()
+        .iter()
+        .map(|(a, b)| format!("{a}:{b}"))
+        .collect();
+    format!(", sack {{{}}}", blocks.join(" "))
 }
 
 fn flags(seg: &Segment) -> String {
@@ -144,11 +183,16 @@ fn flags(seg: &Segment) -> String {
 }
 
 /// A tcpdump-like listing of every packet event (times in seconds, relative
-/// sequence numbers), plus timer and cwnd events.
+/// sequence numbers), plus timer and cwnd events; with several flows each
+/// line names its flow.
 pub fn trace_lines(run: &RunResult) -> String {
     let mut out = String::new();
+    let many = run.scenario.flows > 1;
     for r in run.trace.records() {
         let t = r.time.as_secs_f64();
+        if many {
+            let _ = write!(out, "[flow {}] ", r.flow);
+        }
         let _ = match r.event {
             TraceEvent::SegmentSent {
                 seg,
@@ -158,7 +202,7 @@ pub fn trace_lines(run: &RunResult) -> String {
                 ..
             } => writeln!(
                 out,
-                "{t:.6} {} > {}: Flags [{}], seq {}:{}, ack {}, win {}, length {}{}{}{}",
+                "{t:.6} {} > {}: Flags [{}], seq {}:{}, ack {}, win {}, length {}{}{}{}{}",
                 seg.from.name(),
                 seg.from.peer().name(),
                 flags(&seg),
@@ -172,8 +216,34 @@ pub fn trace_lines(run: &RunResult) -> String {
                 } else {
                     String::new()
                 },
+                sack_list(&seg),
                 if retransmit { ", retransmission" } else { "" },
                 if arrives.is_none() { ", DROPPED" } else { "" },
+            ),
+            TraceEvent::Sample {
+                delivered,
+                retransmits,
+                cwnd,
+                in_flight,
+                srtt_ns,
+                pacing_rate,
+            } => writeln!(
+                out,
+                "{t:.6} sample: delivered {delivered} retrans {retransmits} cwnd {cwnd} in_flight {in_flight} srtt {:.3} ms pacing {:.3} Mbit/s",
+                srtt_ns as f64 / 1e6,
+                pacing_rate as f64 * 8.0 / 1e6
+            ),
+            TraceEvent::CcMode { side, mode } => {
+                writeln!(out, "{t:.6} {} congestion control mode {mode}", side.name())
+            }
+            TraceEvent::PacingRate {
+                side,
+                bytes_per_sec,
+            } => writeln!(
+                out,
+                "{t:.6} {} pacing rate {:.3} Mbit/s",
+                side.name(),
+                bytes_per_sec as f64 * 8.0 / 1e6
             ),
             TraceEvent::SegmentReceived { .. } | TraceEvent::SegmentDropped { .. } => Ok(()),
             TraceEvent::CwndChanged {
@@ -220,7 +290,7 @@ pub fn trace_lines(run: &RunResult) -> String {
             TraceEvent::FastRetransmit { side, seq } => {
                 writeln!(
                     out,
-                    "{t:.6} {} fast retransmit of seq {seq} (3 duplicate ACKs)",
+                    "{t:.6} {} enters fast recovery, first lost seq {seq}",
                     side.name()
                 )
             }
@@ -248,75 +318,107 @@ pub fn trace_lines(run: &RunResult) -> String {
     out
 }
 
-/// An iperf3-style report of the server's sending, one line per `interval`:
-/// bytes the client received in order in the interval, the bitrate that makes,
-/// segments the server retransmitted, and its cwnd at the interval's end (in
-/// KBytes, cwnd × MSS, as iperf3 prints `snd_cwnd`).
+/// One flow's readings for the iperf report: (time ns, delivered, retransmits, cwnd).
+fn samples(run: &RunResult, flow: u16) -> Vec<(u64, u64, u64, u32)> {
+    let mut out = vec![(0, 0, 0, run.scenario.server.sender.initcwnd)];
+    out.extend(run.trace.flow_records(flow).filter_map(|r| match r.event {
+        TraceEvent::Sample {
+            delivered,
+            retransmits,
+            cwnd,
+            ..
+        } => Some((r.time.0, delivered, retransmits, cwnd)),
+        _ => None,
+    }));
+    out
+}
+
+/// The latest reading at or before `t`.
+fn at(samples: &[(u64, u64, u64, u32)], t: u64) -> (u64, u64, u32) {
+    let i = samples.partition_point(|s| s.0 <= t).max(1) - 1;
+    let (_, d, r, c) = samples[i];
+    (d, r, c)
+}
+
+/// An iperf3-style report of the server's sending, one line per flow per
+/// `interval` (and a `[SUM]` line with several flows): bytes the client
+/// application read in the interval, the bitrate that makes, segments the
+/// server retransmitted, and its cwnd at the interval's end (in KBytes,
+/// cwnd × MSS, as iperf3 prints `snd_cwnd`). Read from the periodic samples
+/// in the trace, as iperf3 reads `TCP_INFO`, so it covers runs of any length;
+/// interval edges fall on the scenario's `sample_interval`.
 pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
-    let interval_ns = interval.0.max(1_000_000);
-    let end = run.trace.records().last().map_or(0, |r| r.time.0);
+    let interval_ns = interval.0.max(run.scenario.sample_interval.0);
     let mss = run.scenario.server.sender.mss as u64;
+    let flows: Vec<_> = (0..run.scenario.flows as u16)
+        .map(|f| samples(run, f))
+        .collect();
+    let end = flows
+        .iter()
+        .filter_map(|s| s.last().map(|x| x.0))
+        .max()
+        .unwrap_or(0);
+    let id = |f: usize| 5 + 2 * f;
+    let line =
+        |out: &mut String, tag: &str, a: u64, b: u64, bytes: u64, retr: u64, cwnd: Option<u64>| {
+            let secs = (b - a) as f64 / 1e9;
+            let rate = if secs > 0.0 {
+                bytes as f64 * 8.0 / secs / 1e6
+            } else {
+                0.0
+            };
+            let _ = write!(
+                out,
+                "[{tag:>3}] {:>6.2}-{:<6.2} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}",
+                a as f64 / 1e9,
+                b as f64 / 1e9,
+                bytes as f64 / 1048576.0,
+                rate,
+                retr,
+            );
+            let _ = match cwnd {
+                Some(c) => writeln!(out, "  {:>6} KBytes", c * mss / 1024),
+                None => writeln!(out),
+            };
+        };
     let mut out =
         String::from("[ ID] Interval           Transfer     Bitrate         Retr  Cwnd\n");
-    let (mut delivered, mut cwnd) = (1u64, run.scenario.server.sender.initcwnd);
-    let mut records = run.trace.records().iter().peekable();
-    let (mut total_bytes, mut total_retr) = (0u64, 0u64);
+    let many = flows.len() > 1;
     let mut start = 0u64;
     while start < end {
         let stop = (start + interval_ns).min(end);
-        let (mut bytes, mut retr) = (0u64, 0u64);
-        while let Some(r) = records.next_if(|r| r.time.0 <= stop) {
-            match r.event {
-                TraceEvent::SegmentReceived {
-                    to: Side::Client,
-                    seg,
-                } if seg.len > 0 && seg.seq == delivered => {
-                    bytes += seg.len as u64;
-                    delivered += seg.len as u64;
-                }
-                TraceEvent::SegmentSent {
-                    seg,
-                    retransmit: true,
-                    ..
-                } if seg.from == Side::Server => retr += 1,
-                TraceEvent::CwndChanged {
-                    side: Side::Server,
-                    new,
-                    ..
-                } => cwnd = new,
-                _ => {}
-            }
+        let (mut sum_bytes, mut sum_retr) = (0, 0);
+        for (f, s) in flows.iter().enumerate() {
+            let (d0, r0, _) = at(s, start);
+            let (d1, r1, cwnd) = at(s, stop);
+            line(
+                &mut out,
+                &id(f).to_string(),
+                start,
+                stop,
+                d1 - d0,
+                r1 - r0,
+                Some(cwnd as u64),
+            );
+            sum_bytes += d1 - d0;
+            sum_retr += r1 - r0;
         }
-        let secs = (stop - start) as f64 / 1e9;
-        let _ = writeln!(
-            out,
-            "[  5] {:>6.2}-{:<6.2} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}  {:>6} KBytes",
-            start as f64 / 1e9,
-            stop as f64 / 1e9,
-            bytes as f64 / 1048576.0,
-            bytes as f64 * 8.0 / secs / 1e6,
-            retr,
-            cwnd as u64 * mss / 1024,
-        );
-        total_bytes += bytes;
-        total_retr += retr;
+        if many {
+            line(&mut out, "SUM", start, stop, sum_bytes, sum_retr, None);
+        }
         start = stop;
     }
-    let secs = end as f64 / 1e9;
     let _ = writeln!(out, "- - - - - - - - - - - - - - - - - - - - - - - - -");
-    let _ = writeln!(
-        out,
-        "[  5] {:>6.2}-{:<6.2} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}             receiver",
-        0.0,
-        secs,
-        total_bytes as f64 / 1048576.0,
-        if secs > 0.0 {
-            total_bytes as f64 * 8.0 / secs / 1e6
-        } else {
-            0.0
-        },
-        total_retr,
-    );
+    let (mut sum_bytes, mut sum_retr) = (0, 0);
+    for (f, s) in flows.iter().enumerate() {
+        let (d, r, _) = at(s, end);
+        line(&mut out, &id(f).to_string(), 0, end, d, r, None);
+        sum_bytes += d;
+        sum_retr += r;
+    }
+    if many {
+        line(&mut out, "SUM", 0, end, sum_bytes, sum_retr, None);
+    }
     out
 }
 
@@ -326,7 +428,7 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
 pub fn ss_line(run: &RunResult) -> String {
     let sc = &run.scenario;
     let mut v = SenderView::new(run);
-    for r in run.trace.records() {
+    for r in run.trace.flow_records(0) {
         v.apply(&r.event);
     }
     let mss = sc.server.sender.mss as u64;

@@ -66,6 +66,14 @@ pub struct ScenarioFile {
     /// Stop after this much simulated time, e.g. "600s" (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit: Option<String>,
+    /// Identical connections side by side sharing the path, as `iperf3 -P N`
+    /// (default 1, at most 64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flows: Option<u32>,
+    /// How often each flow is sampled for the iperf report and the time
+    /// series, e.g. "100ms" (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_interval: Option<String>,
     pub path: PathSection,
     #[serde(default)]
     pub client: HostSection,
@@ -223,6 +231,7 @@ impl Writes {
 
 /// Sysctls this version models, per host.
 pub const KNOWN_SYSCTLS: &[&str] = &[
+    "net.core.default_qdisc",
     "net.core.rmem_max",
     "net.core.wmem_max",
     "net.ipv4.tcp_adv_win_scale",
@@ -232,6 +241,7 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_no_ssthresh_metrics_save",
     "net.ipv4.tcp_retries2",
     "net.ipv4.tcp_rmem",
+    "net.ipv4.tcp_sack",
     "net.ipv4.tcp_slow_start_after_idle",
     "net.ipv4.tcp_window_scaling",
     "net.ipv4.tcp_wmem",
@@ -311,6 +321,12 @@ impl ScenarioFile {
         }
         if let Some(t) = &self.time_limit {
             s.time_limit = parse_duration(t).map_err(|e| err("time_limit", e.0))?;
+        }
+        if let Some(n) = self.flows {
+            s.flows = n;
+        }
+        if let Some(t) = &self.sample_interval {
+            s.sample_interval = parse_duration(t).map_err(|e| err("sample_interval", e.0))?;
         }
         let mss = match self.path.mtu {
             None => crate::config::DEFAULT_MSS,
@@ -497,6 +513,25 @@ impl HostSection {
                     h.sender.slow_start_after_idle = flag(&key, v)?
                 }
                 "net.ipv4.tcp_window_scaling" => h.receiver.window_scaling = flag(&key, v)?,
+                "net.ipv4.tcp_sack" => h.sender.sack = flag(&key, v)?,
+                // Only whether the qdisc paces matters here: fq does, the
+                // others (pfifo_fast, fq_codel) send what TCP hands them.
+                "net.core.default_qdisc" => {
+                    h.sender.fq = match v {
+                        Value::Text(q) if q == "fq" => true,
+                        Value::Text(q)
+                            if ["pfifo_fast", "fq_codel", "pfifo"].contains(&q.as_str()) =>
+                        {
+                            false
+                        }
+                        _ => {
+                            return Err(err(
+                                key,
+                                "expected \"fq\", \"fq_codel\", \"pfifo_fast\" or \"pfifo\"",
+                            ));
+                        }
+                    }
+                }
                 "net.ipv4.tcp_no_metrics_save" => h.metrics.save = !flag(&key, v)?,
                 "net.ipv4.tcp_no_ssthresh_metrics_save" => {
                     h.metrics.save_ssthresh = !flag(&key, v)?

@@ -34,6 +34,44 @@ pub const HEADER_BYTES: u32 = 52;
 /// A SYN carries MSS, SACK-permitted, timestamps and window scale: 40 bytes of TCP options.
 pub const SYN_HEADER_BYTES: u32 = 60;
 
+/// SACK blocks an ACK carries (RFC 2018). With the timestamp option in every
+/// segment only three fit in the 40 bytes of TCP options, as in Linux
+/// (`TCP_NUM_SACKS` is 4, but `tcp_established_options` trims to the space left).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// The SACK option: up to three `[start, end)` ranges the receiver holds above
+/// its cumulative ACK, the most recently changed first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SackBlocks {
+    len: u8,
+    blocks: [(u64, u64); MAX_SACK_BLOCKS],
+}
+
+impl SackBlocks {
+    pub fn new(blocks: &[(u64, u64)]) -> Self {
+        let mut s = SackBlocks::default();
+        for &b in blocks.iter().take(MAX_SACK_BLOCKS) {
+            s.blocks[s.len as usize] = b;
+            s.len += 1;
+        }
+        s
+    }
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.blocks[..self.len as usize]
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Option bytes on the wire: two NOPs, kind, length and 8 bytes per block.
+    pub fn option_bytes(&self) -> u32 {
+        if self.len == 0 {
+            0
+        } else {
+            4 + 8 * self.len as u32
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Flags {
     pub syn: bool,
@@ -56,6 +94,8 @@ pub struct Segment {
     /// window scaling has been applied (what `tcpdump` shows times the scale).
     pub wnd: u64,
     pub flags: Flags,
+    /// SACK blocks (only on ACKs from a receiver holding out-of-order data).
+    pub sack: SackBlocks,
 }
 
 impl Segment {
@@ -75,7 +115,7 @@ impl Segment {
         } else {
             HEADER_BYTES
         };
-        header + self.len
+        header + self.sack.option_bytes() + self.len
     }
 
     pub fn is_data(&self) -> bool {

@@ -1,5 +1,6 @@
-//! The world: two sockets, a bottleneck link each way, an application, and the
-//! event loop that moves segments between them.
+//! The world: one or more connections (two sockets and their applications
+//! each), a bottleneck link each way that all of them share, and the event
+//! loop that moves segments between them.
 //!
 //! ```text
 //!   client socket ──► link (client→server) ──► server socket
@@ -25,22 +26,27 @@ pub const MAX_EVENTS: u64 = 20_000_000;
 
 enum Event {
     Arrive {
+        flow: u16,
         to: Side,
         seg: Segment,
     },
     Timer {
+        flow: u16,
         side: Side,
     },
-    /// The applications start transfer `index`.
+    /// The applications of `flow` start transfer `index`.
     AppStart {
+        flow: u16,
         index: u32,
     },
+    /// Every flow's progress is sampled into the trace.
+    Sample,
 }
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// The client read the whole response at this time.
+    /// The client read the whole response (every flow's) at this time.
     Completed { at: SimTime },
     /// The scenario's time limit passed first.
     TimeLimit { at: SimTime },
@@ -72,22 +78,30 @@ pub struct RunResult {
     pub tcp_metrics: TcpMetrics,
 }
 
-struct World {
-    queue: EventQueue<Event>,
+/// One connection and the two applications using it.
+struct Flow {
     client: Socket,
     server: Socket,
+    timer_at: [Option<SimTime>; 2],
+    apps: AppState,
+}
+
+struct World {
+    queue: EventQueue<Event>,
+    flows: Vec<Flow>,
     uplink: Link,
     downlink: Link,
-    timer_at: [Option<SimTime>; 2],
     trace: Trace,
     next_id: u64,
-    apps: AppState,
     /// Bytes of one response, for the transfer records.
     app_bytes: u64,
     /// Settings for new sockets (after the handshake's negotiation).
     hosts: (crate::config::HostConfig, crate::config::HostConfig),
     new_connection: bool,
+    /// The server's tcp_metrics cache: one per destination, so every flow
+    /// (all to the same client) shares it.
     metrics: TcpMetrics,
+    seed: u64,
 }
 
 fn slot(side: Side) -> usize {
@@ -97,17 +111,38 @@ fn slot(side: Side) -> usize {
     }
 }
 
-impl World {
+impl Flow {
     fn socket(&mut self, side: Side) -> &mut Socket {
         match side {
             Side::Client => &mut self.client,
             Side::Server => &mut self.server,
         }
     }
+}
 
-    /// Sends everything `side` is ready to send, then re-arms its timer.
-    fn pump(&mut self, now: SimTime, side: Side) {
-        while let Some((mut seg, flight, retransmit)) = self.socket(side).poll_transmit(now) {
+/// Sockets for one connection; each flow's algorithm gets its own seed so
+/// that parallel BBR flows do not start their gain cycles in lockstep.
+fn open(
+    hosts: &(crate::config::HostConfig, crate::config::HostConfig),
+    seed: u64,
+    flow: u16,
+) -> (Socket, Socket) {
+    let mut server = hosts.1.clone();
+    server
+        .sender
+        .congestion_control
+        .reseed(seed.wrapping_mul(0x9E37_79B9).wrapping_add(flow as u64));
+    (Socket::connect(&hosts.0), Socket::listen(&server))
+}
+
+impl World {
+    /// Sends everything `side` of `flow` is ready to send, then re-arms its timer.
+    fn pump(&mut self, now: SimTime, flow: u16, side: Side) {
+        self.trace.set_flow(flow);
+        let f = flow as usize;
+        while let Some((mut seg, flight, retransmit)) =
+            self.flows[f].socket(side).poll_transmit(now)
+        {
             seg.id = self.next_id;
             self.next_id += 1;
             let link = match side {
@@ -132,6 +167,7 @@ impl World {
                 Some(at) => self.queue.push(
                     at,
                     Event::Arrive {
+                        flow,
                         to: side.peer(),
                         seg,
                     },
@@ -139,44 +175,52 @@ impl World {
                 None => self.trace.push(now, TraceEvent::SegmentDropped { seg }),
             }
         }
-        let wanted = self.socket(side).poll_timeout();
+        let wanted = self.flows[f].socket(side).poll_timeout();
         if let Some(t) = wanted
-            && self.timer_at[slot(side)] != Some(t)
+            && self.flows[f].timer_at[slot(side)] != Some(t)
         {
-            self.timer_at[slot(side)] = Some(t);
-            self.queue.push(t, Event::Timer { side });
+            self.flows[f].timer_at[slot(side)] = Some(t);
+            self.queue.push(t, Event::Timer { flow, side });
         }
     }
 
     /// Closes the connection and opens a new one (the client sends a SYN now).
     /// Segments of the old connection still in the network reach sockets that
     /// ignore them, as a closed port's would be answered and forgotten.
-    fn reconnect(&mut self, now: SimTime) {
+    fn reconnect(&mut self, now: SimTime, flow: u16) {
+        let f = flow as usize;
         // The server closes: tcp_update_metrics; the next connection starts
         // from what was saved (tcp_init_metrics).
         self.metrics
-            .save(&self.server.closing(), self.hosts.1.metrics, now);
-        self.client = Socket::connect(&self.hosts.0);
-        self.server = Socket::listen(&self.hosts.1);
+            .save(&self.flows[f].server.closing(), self.hosts.1.metrics, now);
+        let (client, mut server) = open(&self.hosts, self.seed, flow);
         if let Some(ssthresh) = self.metrics.initial_ssthresh(self.hosts.1.metrics) {
-            self.server.set_initial_ssthresh(ssthresh);
+            server.set_initial_ssthresh(ssthresh);
         }
-        self.timer_at = [None, None];
-        self.apps.on_reconnect();
-        self.pump(now, Side::Client);
+        let fl = &mut self.flows[f];
+        fl.client = client;
+        fl.server = server;
+        fl.timer_at = [None, None];
+        fl.apps.on_reconnect();
+        self.pump(now, flow, Side::Client);
     }
 
-    /// Carries out what the applications decided.
-    fn perform(&mut self, now: SimTime, actions: Vec<Action>) {
+    /// Carries out what the applications of `flow` decided.
+    fn perform(&mut self, now: SimTime, flow: u16, actions: Vec<Action>) {
+        self.trace.set_flow(flow);
         for action in actions {
             match action {
                 Action::Write { side, bytes, more } => {
                     let mut trace = std::mem::take(&mut self.trace);
-                    self.socket(side).app_write(now, bytes, more, &mut trace);
+                    self.flows[flow as usize]
+                        .socket(side)
+                        .app_write(now, bytes, more, &mut trace);
                     self.trace = trace;
-                    self.pump(now, side);
+                    self.pump(now, flow, side);
                 }
-                Action::StartLater { index, at } => self.queue.push(at, Event::AppStart { index }),
+                Action::StartLater { index, at } => {
+                    self.queue.push(at, Event::AppStart { flow, index })
+                }
                 Action::Complete { index, started } => self.trace.push(
                     now,
                     TraceEvent::TransferComplete {
@@ -188,6 +232,34 @@ impl World {
             }
         }
     }
+
+    /// Each flow's `TCP_INFO`-like reading, as iperf3 takes it every interval.
+    fn sample(&mut self, now: SimTime) {
+        for (i, f) in self.flows.iter().enumerate() {
+            self.trace.set_flow(i as u16);
+            self.trace.push(
+                now,
+                TraceEvent::Sample {
+                    delivered: f.client.app_received(),
+                    retransmits: f.server.total_retrans(),
+                    cwnd: f.server.cwnd(),
+                    in_flight: f.server.in_flight(),
+                    srtt_ns: f.server.srtt().map_or(0, |d| d.0),
+                    pacing_rate: f.server.pacing_rate(),
+                },
+            );
+        }
+    }
+
+    fn finished(&self) -> bool {
+        self.flows.iter().all(|f| f.apps.finished())
+    }
+
+    fn aborted(&self) -> bool {
+        self.flows
+            .iter()
+            .any(|f| f.client.is_aborted() || f.server.is_aborted())
+    }
 }
 
 /// What the handshake settles: window scaling is used only when both SYNs
@@ -198,6 +270,10 @@ fn negotiate_options(scenario: &Scenario) -> Scenario {
         s.client.receiver.wscale = 0;
         s.server.receiver.wscale = 0;
     }
+    // SACK likewise needs SACK-permitted in both SYNs (RFC 2018 §2).
+    let sack = s.client.sender.sack && s.server.sender.sack;
+    s.client.sender.sack = sack;
+    s.server.sender.sack = sack;
     s
 }
 
@@ -206,10 +282,21 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
     scenario.validate()?;
     let negotiated = negotiate_options(scenario);
     let p = &scenario.path;
+    let hosts = (negotiated.client.clone(), negotiated.server.clone());
+    let flows = (0..scenario.flows as u16)
+        .map(|i| {
+            let (client, server) = open(&hosts, scenario.seed, i);
+            Flow {
+                client,
+                server,
+                timer_at: [None, None],
+                apps: AppState::new(scenario.app.clone()),
+            }
+        })
+        .collect();
     let mut w = World {
         queue: EventQueue::new(),
-        client: Socket::connect(&negotiated.client),
-        server: Socket::listen(&negotiated.server),
+        flows,
         uplink: Link::new(LinkConfig {
             rate_bps: p.rate_bps,
             delay: p.delay_forward,
@@ -226,23 +313,25 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
             loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
             seed: scenario.seed.wrapping_mul(2).wrapping_add(1),
         }),
-        timer_at: [None, None],
         trace: Trace::with_packet_budget(scenario.trace_packet_budget),
         next_id: 0,
-        apps: AppState::new(scenario.app.clone()),
         app_bytes: scenario.app.response_bytes(),
-        hosts: (negotiated.client.clone(), negotiated.server.clone()),
+        hosts,
         new_connection: scenario.app.new_connection,
         metrics: TcpMetrics::default(),
+        seed: scenario.seed,
     };
     let limit = SimTime::ZERO + scenario.time_limit;
     let mut now = SimTime::ZERO;
-    if w.new_connection {
-        // With a connection per exchange, the first exchange starts at connect.
-        let actions = w.apps.start(0, now, false);
-        w.perform(now, actions);
+    for flow in 0..scenario.flows as u16 {
+        if w.new_connection {
+            // With a connection per exchange, the first exchange starts at connect.
+            let actions = w.flows[flow as usize].apps.start(0, now, false);
+            w.perform(now, flow, actions);
+        }
+        w.pump(now, flow, Side::Client);
     }
-    w.pump(now, Side::Client);
+    w.queue.push(now + scenario.sample_interval, Event::Sample);
     let mut events = 0u64;
     let outcome = loop {
         let Some((t, event)) = w.queue.pop() else {
@@ -258,44 +347,59 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         if events > MAX_EVENTS {
             break Outcome::EventLimit { at: now };
         }
-        let side = match event {
-            Event::Arrive { to, seg } => {
+        let (flow, side) = match event {
+            Event::Arrive { flow, to, seg } => {
+                w.trace.set_flow(flow);
                 w.trace.push(now, TraceEvent::SegmentReceived { to, seg });
                 let mut trace = std::mem::take(&mut w.trace);
-                w.socket(to).handle_segment(now, &seg, &mut trace);
+                w.flows[flow as usize]
+                    .socket(to)
+                    .handle_segment(now, &seg, &mut trace);
                 w.trace = trace;
-                to
+                (flow, to)
             }
-            Event::AppStart { index } => {
+            Event::AppStart { flow, index } => {
                 let connected = !w.new_connection;
                 if w.new_connection {
-                    w.reconnect(now);
+                    w.reconnect(now, flow);
                 }
-                let actions = w.apps.start(index, now, connected);
-                w.perform(now, actions);
+                let actions = w.flows[flow as usize].apps.start(index, now, connected);
+                w.perform(now, flow, actions);
                 continue;
             }
-            Event::Timer { side } => {
-                if w.timer_at[slot(side)] != Some(now) {
+            Event::Sample => {
+                w.sample(now);
+                w.queue.push(now + scenario.sample_interval, Event::Sample);
+                continue;
+            }
+            Event::Timer { flow, side } => {
+                let f = &mut w.flows[flow as usize];
+                if f.timer_at[slot(side)] != Some(now) {
                     continue; // superseded by a later re-arm
                 }
-                w.timer_at[slot(side)] = None;
+                f.timer_at[slot(side)] = None;
+                w.trace.set_flow(flow);
                 let mut trace = std::mem::take(&mut w.trace);
-                w.socket(side).handle_timeout(now, &mut trace);
+                w.flows[flow as usize]
+                    .socket(side)
+                    .handle_timeout(now, &mut trace);
                 w.trace = trace;
-                side
+                (flow, side)
             }
         };
-        let actions = w.apps.poll(now, &w.client, &w.server);
-        w.perform(now, actions);
-        if w.apps.finished() {
+        let f = &mut w.flows[flow as usize];
+        let actions = f.apps.poll(now, &f.client, &f.server);
+        w.perform(now, flow, actions);
+        if w.finished() {
+            // A last reading, so reports see the totals at completion.
+            w.sample(now);
             break Outcome::Completed { at: now };
         }
-        if w.client.is_aborted() || w.server.is_aborted() {
+        if w.aborted() {
             break Outcome::Aborted { at: now };
         }
-        w.pump(now, side);
-        w.pump(now, side.peer());
+        w.pump(now, flow, side);
+        w.pump(now, flow, side.peer());
     };
     Ok(RunResult {
         scenario: scenario.clone(),

@@ -8,6 +8,8 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceRecord {
     pub time: SimTime,
+    /// Which connection (0 unless the scenario runs several flows).
+    pub flow: u16,
     pub event: TraceEvent,
 }
 
@@ -53,6 +55,25 @@ pub enum TraceEvent {
     ZeroWindowProbe { side: Side, probes: u32 },
     /// `side` gave the connection up after `retries` unanswered retransmissions or probes.
     Aborted { side: Side, retries: u32 },
+    /// The congestion-control algorithm changed mode (BBR: startup, drain,
+    /// probe_bw, probe_rtt).
+    CcMode { side: Side, mode: &'static str },
+    /// `sk_pacing_rate` changed (by more than 1/64 since the last record).
+    PacingRate { side: Side, bytes_per_sec: u64 },
+    /// A periodic reading of one flow (every `sample_interval`), as iperf3
+    /// and `ss` read `TCP_INFO`: totals so far and the sender's state now.
+    Sample {
+        /// Bytes the client application has read.
+        delivered: u64,
+        /// Segments the server has retransmitted (`tcpi_total_retrans`).
+        retransmits: u64,
+        cwnd: u32,
+        /// Segments in flight (`tcp_packets_in_flight`).
+        in_flight: u32,
+        srtt_ns: u64,
+        /// Bytes per second (0: not paced).
+        pacing_rate: u64,
+    },
     /// Handshake complete on this side.
     Established { side: Side },
     /// The client has read the whole response of transfer `index`, which
@@ -75,6 +96,8 @@ pub enum TraceEvent {
 #[derive(Clone, Debug)]
 pub struct Trace {
     records: Vec<TraceRecord>,
+    /// Flow stamped on records pushed now.
+    flow: u16,
     packet_budget: usize,
     packets_kept: usize,
     skipped: u64,
@@ -95,6 +118,7 @@ impl Trace {
     pub fn with_packet_budget(packet_budget: usize) -> Self {
         Trace {
             records: Vec::new(),
+            flow: 0,
             packet_budget,
             packets_kept: 0,
             skipped: 0,
@@ -107,7 +131,11 @@ impl Trace {
             self.records.last().is_none_or(|r| r.time <= time),
             "trace must stay in time order"
         );
-        let record = TraceRecord { time, event };
+        let record = TraceRecord {
+            time,
+            flow: self.flow,
+            event,
+        };
         hash_record(&mut self.fnv, &record);
         if record.is_packet_level() {
             if self.packets_kept >= self.packet_budget {
@@ -121,6 +149,16 @@ impl Trace {
 
     pub fn records(&self) -> &[TraceRecord] {
         &self.records
+    }
+
+    /// Records from now on belong to `flow`.
+    pub fn set_flow(&mut self, flow: u16) {
+        self.flow = flow;
+    }
+
+    /// The records of one flow, in time order.
+    pub fn flow_records(&self, flow: u16) -> impl Iterator<Item = &TraceRecord> + '_ {
+        self.records.iter().filter(move |r| r.flow == flow)
     }
 
     pub fn len(&self) -> usize {
@@ -159,6 +197,9 @@ impl TraceRecord {
 
 fn hash_record(h: &mut Fnv, r: &TraceRecord) {
     h.write(r.time.0);
+    if r.flow != 0 {
+        h.write(0xF10 + r.flow as u64);
+    }
     match r.event {
         TraceEvent::SegmentSent {
             seg,
@@ -208,6 +249,41 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
         TraceEvent::Established { side } => {
             h.write(7);
             h.write(side as u64);
+        }
+        TraceEvent::CcMode { side, mode } => {
+            h.write(13);
+            h.write(side as u64);
+            for b in mode.bytes() {
+                h.write(b as u64);
+            }
+        }
+        TraceEvent::Sample {
+            delivered,
+            retransmits,
+            cwnd,
+            in_flight,
+            srtt_ns,
+            pacing_rate,
+        } => {
+            h.write(15);
+            for v in [
+                delivered,
+                retransmits,
+                cwnd as u64,
+                in_flight as u64,
+                srtt_ns,
+                pacing_rate,
+            ] {
+                h.write(v);
+            }
+        }
+        TraceEvent::PacingRate {
+            side,
+            bytes_per_sec,
+        } => {
+            h.write(14);
+            h.write(side as u64);
+            h.write(bytes_per_sec);
         }
         TraceEvent::Aborted { side, retries } => {
             h.write(10);
@@ -259,6 +335,10 @@ fn hash_segment(h: &mut Fnv, s: &Segment) {
     h.write(s.ack);
     h.write(s.wnd);
     h.write(s.flags.syn as u64 | (s.flags.ack as u64) << 1 | (s.flags.fin as u64) << 2);
+    for &(start, end) in s.sack.as_slice() {
+        h.write(start);
+        h.write(end);
+    }
 }
 
 /// FNV-1a: tiny, dependency-free and identical on every platform.

@@ -56,18 +56,20 @@ fn csv_and_trace_formats_describe_the_same_run() {
     let file = scenarios().join("seed-004-512k-7ms.toml");
     let csv = String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "csv"]).stdout)
         .unwrap();
-    assert!(csv.starts_with("time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms\n"));
+    assert!(csv.starts_with(
+        "time_ms,cwnd,ssthresh,bytes_in_flight,rwnd,srtt_ms,pacing_rate_bps,cc_mode\n"
+    ));
     // The request's arrival (nothing in flight yet), then the first data segment
     // leaves at the same instant: cwnd 10, no ssthresh yet, the client's 502 x 128 window.
     let rows: Vec<&str> = csv.lines().skip(1).take(2).collect();
     assert_eq!(
         rows,
-        ["10.502552,10,,0,64256,", "10.502552,10,,1448,64256,"]
+        ["10.502552,10,,0,64256,,0,", "10.502552,10,,1448,64256,,0,"]
     );
     // Once ACKs return, the smoothed RTT appears: about the 7 ms path RTT.
     let srtt: f64 = csv
         .lines()
-        .filter_map(|l| l.rsplit(',').next())
+        .filter_map(|l| l.split(',').nth(5))
         .filter(|v| !v.is_empty())
         .nth(5)
         .unwrap()

@@ -1,4 +1,6 @@
-//! Fast retransmit and recovery (NewReno + PRR, no SACK), packet by packet.
+//! Fast retransmit and recovery without SACK (NewReno + PRR), packet by
+//! packet: the client does not offer SACK (`net.ipv4.tcp_sack = 0`), so
+//! duplicate ACKs are all the server learns. `sack_rack.rs` covers SACK.
 //!
 //! ```text
 //!  server                         client
@@ -22,6 +24,7 @@ use sim_core::trace::TraceEvent;
 fn one_loss() -> (Scenario, RunResult) {
     for seed in 1..500 {
         let mut s = large_window(seed_004());
+        s.client.sender.sack = false;
         s.path.loss = 0.001;
         s.seed = seed;
         let r = run(&s);

@@ -1,6 +1,7 @@
-//! Losses that duplicate ACKs cannot reveal are repaired by the retransmission
-//! timeout: Linux's 200 ms floor, cwnd 1 afterwards, ssthresh from the
-//! algorithm, everything outstanding resent (go-back-N).
+//! Losses that SACK and duplicate ACKs cannot reveal are repaired by the
+//! retransmission timeout: Linux's 200 ms floor, cwnd 1 afterwards, ssthresh
+//! from the algorithm (unless the timeout interrupts a recovery already under
+//! way, `tcp_enter_loss`), everything not SACKed resent.
 
 mod common;
 use common::*;
@@ -29,6 +30,14 @@ fn heavy_loss() -> sim_core::config::Scenario {
     s
 }
 
+/// One initial window of data (10 segments) on that path: some seeds lose
+/// only its tail, which no SACK can reveal, so the first loss event is the RTO.
+fn one_flight_heavy_loss() -> sim_core::config::Scenario {
+    let mut s = heavy_loss();
+    s.app.response = vec![10 * 1448];
+    s
+}
+
 #[test]
 fn a_drop_tail_overflow_is_repaired_and_the_transfer_completes() {
     let run = run(&shallow_queue());
@@ -39,40 +48,140 @@ fn a_drop_tail_overflow_is_repaired_and_the_transfer_completes() {
 }
 
 /// cwnd just before and after the server's first RTO on data (a lost SYN-ACK
-/// also times out, without touching cwnd), and the new ssthresh.
+/// also times out, without touching cwnd), and the new ssthresh; searching
+/// seeds for a run whose first loss event is that timeout (no fast recovery
+/// before it), so ssthresh is computed afresh.
 fn first_rto(s: &sim_core::config::Scenario) -> (u32, u32, u32) {
+    (1..200)
+        .find_map(|seed| {
+            let mut s = s.clone();
+            s.seed = seed;
+            first_rto_of(&s, false)
+        })
+        .expect("some seed times out before any fast recovery")
+}
+
+fn first_rto_of(s: &sim_core::config::Scenario, after_recovery: bool) -> Option<(u32, u32, u32)> {
     let run = run(s);
     let records = run.trace.records();
-    records
-        .windows(2)
-        .find_map(|w| match (w[0].event, w[1].event) {
+    let rto_at = records.windows(2).position(|w| {
+        matches!(
+            (w[0].event, w[1].event),
             (
                 TraceEvent::RtoFired {
-                    side: Side::Server, ..
+                    side: Side::Server,
+                    ..
                 },
-                TraceEvent::CwndChanged {
-                    old, new, ssthresh, ..
-                },
-            ) => Some((old, new, ssthresh)),
-            _ => None,
-        })
-        .expect("a data RTO fires")
+                TraceEvent::CwndChanged { .. }
+            )
+        )
+    })?;
+    let recovered_before = records[..rto_at].iter().any(|r| {
+        matches!(
+            r.event,
+            TraceEvent::FastRetransmit {
+                side: Side::Server,
+                ..
+            }
+        )
+    });
+    if recovered_before != after_recovery {
+        return None;
+    }
+    match (records[rto_at + 1].event, rto_at) {
+        (
+            TraceEvent::CwndChanged {
+                old, new, ssthresh, ..
+            },
+            _,
+        ) => Some((old, new, ssthresh)),
+        _ => None,
+    }
 }
 
 #[test]
 fn after_a_timeout_reno_sets_cwnd_1_and_ssthresh_half_the_old_cwnd() {
-    let mut s = heavy_loss();
+    let mut s = one_flight_heavy_loss();
     s.server.sender.congestion_control = sim_core::cc::Algorithm::by_name("reno").unwrap();
     let (old, new, ssthresh) = first_rto(&s);
     assert_eq!(new, 1);
     assert_eq!(ssthresh, (old / 2).max(2));
+    assert!(old >= 4, "cwnd {old} before the timeout");
 }
 
 #[test]
 fn after_a_timeout_cubic_sets_cwnd_1_and_ssthresh_717_1024_of_the_old_cwnd() {
-    let (old, new, ssthresh) = first_rto(&heavy_loss());
+    let (old, new, ssthresh) = first_rto(&one_flight_heavy_loss());
     assert_eq!(new, 1);
     assert_eq!(ssthresh, (old * 717 / 1024).max(2));
+    assert!(old >= 4, "cwnd {old} before the timeout");
+}
+
+/// A timeout in the middle of fast recovery continues the same loss episode:
+/// cwnd drops to 1 but ssthresh stays what recovery set (`tcp_enter_loss`
+/// recomputes it only from Open, or once `high_seq` is acknowledged).
+#[test]
+fn a_timeout_during_recovery_keeps_recoverys_ssthresh() {
+    let found = (1..300).find_map(|seed| {
+        let mut s = heavy_loss();
+        s.seed = seed;
+        let run = run(&s);
+        let recs = run.trace.records();
+        let fr = recs.iter().position(|r| {
+            matches!(
+                r.event,
+                TraceEvent::FastRetransmit {
+                    side: Side::Server,
+                    ..
+                }
+            )
+        })?;
+        // high_seq: the highest sequence sent before recovery began.
+        let high_seq = recs[..fr]
+            .iter()
+            .filter_map(|r| match r.event {
+                TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server => {
+                    Some(seg.end_seq())
+                }
+                _ => None,
+            })
+            .max()?;
+        let mut ssthresh_in_recovery = None;
+        for w in recs[fr..].windows(2) {
+            match (w[0].event, w[1].event) {
+                (
+                    TraceEvent::SegmentReceived {
+                        to: Side::Server,
+                        seg,
+                    },
+                    _,
+                ) if seg.ack >= high_seq => {
+                    return None; // recovery ended first
+                }
+                (
+                    TraceEvent::RtoFired {
+                        side: Side::Server, ..
+                    },
+                    TraceEvent::CwndChanged { new, ssthresh, .. },
+                ) => return Some((ssthresh_in_recovery?, new, ssthresh)),
+                (
+                    TraceEvent::CwndChanged {
+                        ssthresh,
+                        side: Side::Server,
+                        ..
+                    },
+                    _,
+                ) => {
+                    ssthresh_in_recovery.get_or_insert(ssthresh);
+                }
+                _ => {}
+            }
+        }
+        None
+    });
+    let (before, new, ssthresh) = found.expect("some seed times out during recovery");
+    assert_eq!(new, 1);
+    assert_eq!(ssthresh, before);
 }
 
 #[test]

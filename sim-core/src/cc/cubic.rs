@@ -132,11 +132,14 @@ impl Cubic {
             let t = (t_j << BICTCP_HZ) / 1000;
             let offs = t.abs_diff(self.k as u64);
             // C·(t − K)³, back in segments.
-            let delta = ((CUBE_RTT_SCALE * offs * offs * offs) >> (10 + 3 * BICTCP_HZ)) as u32;
+            // (u128: after minutes of backoff (t − K)³ overflows 64 bits,
+            // where the kernel's arithmetic would silently wrap.)
+            let delta = ((CUBE_RTT_SCALE as u128 * (offs as u128).pow(3)) >> (10 + 3 * BICTCP_HZ))
+                .min(u32::MAX as u128) as u32;
             let target = if t < self.k as u64 {
                 self.origin_point.saturating_sub(delta)
             } else {
-                self.origin_point + delta
+                self.origin_point.saturating_add(delta)
             };
             self.cnt = if target > cwnd {
                 cwnd / (target - cwnd)

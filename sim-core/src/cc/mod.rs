@@ -10,11 +10,13 @@
 //! [`Algorithm`], one module each: Reno and CUBIC (the Linux default); BBR
 //! joins behind the same interface.
 
+mod bbr;
 mod cubic;
 pub mod hystart;
 mod reno;
 pub mod slow_start;
 
+pub use bbr::Bbr;
 pub use cubic::{Cubic, cubic_root};
 pub use reno::Reno;
 
@@ -189,6 +191,7 @@ pub trait CongestionOps {
 pub enum Algorithm {
     Reno(Reno),
     Cubic(Cubic),
+    Bbr(Bbr),
 }
 
 impl Algorithm {
@@ -196,6 +199,7 @@ impl Algorithm {
         match name {
             "reno" => Ok(Algorithm::Reno(Reno)),
             "cubic" => Ok(Algorithm::Cubic(Cubic::default())),
+            "bbr" => Ok(Algorithm::Bbr(Bbr::default())),
             other => Err(UnknownAlgorithm(other.to_string())),
         }
     }
@@ -204,6 +208,7 @@ impl Algorithm {
         match self {
             Algorithm::Reno(r) => r,
             Algorithm::Cubic(c) => c,
+            Algorithm::Bbr(b) => b,
         }
     }
 
@@ -211,6 +216,7 @@ impl Algorithm {
         match self {
             Algorithm::Reno(r) => r,
             Algorithm::Cubic(c) => c,
+            Algorithm::Bbr(b) => b,
         }
     }
 
@@ -250,6 +256,13 @@ impl Algorithm {
     pub fn mode(&self) -> Option<&'static str> {
         self.ops().mode()
     }
+    /// Seeds an algorithm that draws random numbers (BBR's first ProbeBW
+    /// phase), so that parallel flows differ yet every run is reproducible.
+    pub fn reseed(&mut self, seed: u64) {
+        if let Algorithm::Bbr(b) = self {
+            *b = Bbr::with_seed(seed);
+        }
+    }
 }
 
 impl Default for Algorithm {
@@ -266,7 +279,7 @@ impl fmt::Display for UnknownAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown congestion control `{}` (known: reno, cubic)",
+            "unknown congestion control `{}` (known: reno, cubic, bbr)",
             self.0
         )
     }

@@ -4,10 +4,15 @@
 pub mod ack_policy;
 pub mod idle_restart;
 pub mod metrics;
+pub mod ooo_queue;
+pub mod pacing;
+pub mod rack;
+pub mod rate;
 pub mod reader;
 pub mod receive_window;
 pub mod recovery;
 pub mod rtt;
+pub mod scoreboard;
 pub mod send_buffer;
 mod socket;
 

@@ -1,75 +1,72 @@
-//! Fast retransmit and fast recovery without SACK: NewReno (RFC 6582) with
-//! Proportional Rate Reduction sizing what is sent (RFC 6937, `tcp_cwnd_reduction`).
+//! Proportional Rate Reduction: how much may be sent on each ACK during fast
+//! recovery (RFC 6937; tcp_input.c `tcp_cwnd_reduction`).
 //!
 //! ```text
-//!   3 duplicate ACKs ─► ssthresh = ca.ssthresh(); retransmit the first unacked segment
-//!   each further ACK  ─► PRR: send about ssthresh/RecoverFS segments per segment delivered
-//!   partial ACK       ─► the next hole is lost too: retransmit it (NewReno)
-//!   ACK past high_seq ─► recovery over, cwnd = ssthresh
+//!   pipe > ssthresh  ─► send ssthresh/prior_cwnd of what was delivered
+//!                       (cwnd glides down to ssthresh over one round trip)
+//!   pipe ≤ ssthresh  ─► slow-start reduction bound: grow back towards
+//!                       ssthresh, at most one more than was delivered
 //! ```
 //!
-//! Without SACK the receiver's duplicate ACKs are counted as segments that left
-//! the network (`tcp_add_reno_sack`), which is how Linux itself runs when the
-//! peer does not do SACK. SACK scoreboards and RACK-TLP are not modelled.
-
-/// `TCP_FASTRETRANS_THRESH`: duplicate ACKs that signal a loss.
-pub const TCP_FASTRETRANS_THRESH: u32 = 3;
+//! Entering recovery always lets the first retransmission go, whatever the
+//! arithmetic says. Recovery itself (which segments are lost, when it ends) is
+//! the socket's `tcp_fastretrans_alert`; this is only the cwnd arithmetic.
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Recovery {
-    /// `high_seq`: recovery ends when this is acknowledged.
-    pub high_seq: u64,
-    /// Segments in flight when recovery began (PRR's RecoverFS).
-    pub recover_fs: u32,
+pub struct Prr {
+    /// cwnd when recovery began (`prior_cwnd`, PRR's RecoverFS).
+    pub prior_cwnd: u32,
     /// Segments delivered to the receiver since recovery began.
     pub prr_delivered: u32,
     /// Segments sent since recovery began.
     pub prr_out: u32,
-    /// Duplicate ACKs standing in for SACKed segments (`sacked_out`).
-    pub sacked_out: u32,
-    /// The presumed-lost head segment has been retransmitted.
-    pub head_retransmitted: bool,
 }
 
-impl Recovery {
-    pub fn new(high_seq: u64, packets_out: u32, dupacks: u32) -> Self {
-        Recovery {
-            high_seq,
-            recover_fs: packets_out.max(1),
+impl Prr {
+    /// `tcp_init_cwnd_reduction`.
+    pub fn new(prior_cwnd: u32) -> Self {
+        Prr {
+            prior_cwnd: prior_cwnd.max(1),
             prr_delivered: 0,
             prr_out: 0,
-            sacked_out: dupacks.min(packets_out.saturating_sub(1)),
-            head_retransmitted: false,
         }
     }
 
-    /// Segments the network holds (`tcp_packets_in_flight`): outstanding, less
-    /// those the receiver has (dup ACKs) and the lost head, plus its retransmission.
-    pub fn pipe(&self, packets_out: u32) -> u32 {
-        (packets_out + self.head_retransmitted as u32).saturating_sub(self.sacked_out + 1)
-    }
-
-    /// RFC 6937 with slow-start reduction bound (PRR-SSRB): cwnd for this ACK,
-    /// which delivered `delivered` segments.
-    pub fn cwnd(&self, packets_out: u32, ssthresh: u32, delivered: u32) -> u32 {
-        let pipe = self.pipe(packets_out);
-        let sndcnt = if pipe > ssthresh {
-            // Proportional part: ceil(prr_delivered · ssthresh / RecoverFS) − prr_out.
+    /// cwnd after an ACK that delivered `newly_acked_sacked` segments and
+    /// marked `newly_lost` lost, with `in_flight` segments in the network (an
+    /// ACK that delivered nothing leaves `cwnd` as it is).
+    pub fn cwnd_reduction(
+        &mut self,
+        cwnd: u32,
+        in_flight: u32,
+        ssthresh: u32,
+        newly_acked_sacked: u32,
+        newly_lost: u32,
+        una_advanced: bool,
+    ) -> u32 {
+        if newly_acked_sacked == 0 {
+            return cwnd;
+        }
+        self.prr_delivered += newly_acked_sacked;
+        let mut sndcnt: i64 = if in_flight > ssthresh {
+            // Proportional: ceil(prr_delivered · ssthresh / prior_cwnd) − prr_out.
             let target =
-                (self.prr_delivered as u64 * ssthresh as u64).div_ceil(self.recover_fs as u64);
-            (target as u32).saturating_sub(self.prr_out)
+                (self.prr_delivered as u64 * ssthresh as u64).div_ceil(self.prior_cwnd as u64);
+            target as i64 - self.prr_out as i64
         } else {
-            // Slow-start reduction bound: grow back towards ssthresh, at most one
-            // segment more than was delivered.
-            let limit = self
-                .prr_delivered
-                .saturating_sub(self.prr_out)
-                .max(delivered)
-                + 1;
-            (ssthresh - pipe).min(limit)
+            let delta = (ssthresh - in_flight) as i64;
+            let mut n =
+                (self.prr_delivered as i64 - self.prr_out as i64).max(newly_acked_sacked as i64);
+            if una_advanced && newly_lost == 0 {
+                n += 1;
+            }
+            n.min(delta)
         };
-        // Always allow the retransmission itself to go out.
-        (pipe + sndcnt).max(1)
+        // Force the fast retransmit when recovery begins.
+        if self.prr_out == 0 {
+            sndcnt = sndcnt.max(1);
+        }
+        (in_flight as i64 + sndcnt.max(0)).max(1) as u32
     }
 }
 
@@ -78,35 +75,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pipe_counts_dup_acks_as_delivered_and_the_head_as_lost() {
-        // 20 out, 3 dup ACKs: 20 − 3 − 1 = 16 in the network; after the
-        // retransmission 17.
-        let mut r = Recovery::new(1000, 20, 3);
-        assert_eq!(r.pipe(20), 16);
-        r.head_retransmitted = true;
-        assert_eq!(r.pipe(20), 17);
+    fn above_ssthresh_sends_ssthresh_over_prior_cwnd_per_delivered_segment() {
+        // prior_cwnd 20, ssthresh 14 (CUBIC's 0.7). Five segments delivered so
+        // far, three sent: ceil(5 × 14 / 20) − 3 = 4 − 3 = 1 more.
+        let mut p = Prr::new(20);
+        p.prr_delivered = 4;
+        p.prr_out = 3;
+        assert_eq!(p.cwnd_reduction(20, 16, 14, 1, 0, false), 16 + 1);
     }
 
     #[test]
-    fn prr_sends_about_ssthresh_over_recoverfs_per_delivered_segment() {
-        // RecoverFS 20, ssthresh 14 (CUBIC's 0.7): after 10 segments delivered,
-        // ceil(10 x 14 / 20) = 7 may have been sent.
-        let mut r = Recovery::new(1000, 20, 3);
-        r.head_retransmitted = true;
-        r.prr_delivered = 10;
-        r.prr_out = 5;
-        // pipe = 20 + 1 − (3 + 1) = 17 > 14: sndcnt = 7 − 5 = 2.
-        assert_eq!(r.cwnd(20, 14, 1), 17 + 2);
+    fn below_ssthresh_grows_back_at_most_one_beyond_what_was_delivered() {
+        let mut p = Prr::new(20);
+        p.prr_delivered = 11;
+        p.prr_out = 12;
+        // in_flight 8 ≤ 14: max(12 − 12, 1) + 1 (una advanced) = 2, ≤ 14 − 8.
+        assert_eq!(p.cwnd_reduction(20, 8, 14, 1, 0, true), 8 + 2);
+        // Without the cumulative ACK's bonus only 1.
+        let mut p = Prr::new(20);
+        p.prr_delivered = 11;
+        p.prr_out = 12;
+        assert_eq!(p.cwnd_reduction(20, 8, 14, 1, 0, false), 8 + 1);
     }
 
     #[test]
-    fn below_ssthresh_prr_climbs_back_at_most_one_beyond_what_was_delivered() {
-        let mut r = Recovery::new(1000, 20, 3);
-        r.head_retransmitted = true;
-        r.sacked_out = 12;
-        r.prr_delivered = 12;
-        r.prr_out = 12;
-        // pipe = 21 − 13 = 8 ≤ ssthresh 14: limit = max(0, 1) + 1 = 2.
-        assert_eq!(r.cwnd(20, 14, 1), 8 + 2);
+    fn the_first_ack_of_recovery_always_lets_the_retransmission_out() {
+        // In flight already at ssthresh: the reduction bound allows nothing,
+        // but the retransmission that starts recovery still goes.
+        let mut p = Prr::new(10);
+        assert_eq!(p.cwnd_reduction(10, 7, 7, 3, 1, false), 7 + 1);
+        // An ACK that delivers nothing changes nothing.
+        assert_eq!(p.cwnd_reduction(10, 7, 7, 0, 0, false), 10);
     }
 }

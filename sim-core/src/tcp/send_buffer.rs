@@ -72,10 +72,11 @@ impl SendBuffer {
         full * truesize(mss) + if rest > 0 { truesize(rest) } else { 0 }
     }
 
-    /// `tcp_sndbuf_expand`, called as cwnd grows (`tcp_new_space`).
-    pub fn expand(&mut self, cwnd: u32) {
+    /// `tcp_sndbuf_expand`, called as cwnd grows (`tcp_new_space`): room for
+    /// `factor` windows (the algorithm's `.sndbuf_expand`, 2 unless BBR's 3).
+    pub fn expand(&mut self, cwnd: u32, factor: u32) {
         if self.autotune {
-            let want = 2 * (cwnd.max(10) as u64) * per_mss(self.mss);
+            let want = factor as u64 * (cwnd.max(10) as u64) * per_mss(self.mss);
             self.sndbuf = self.sndbuf.max(want.min(self.max));
         }
     }
@@ -139,9 +140,9 @@ mod tests {
     #[test]
     fn autotuning_grows_with_cwnd_up_to_tcp_wmem_max() {
         let mut b = SendBuffer::new(16_384, 4_194_304, true, 1448);
-        b.expand(10);
+        b.expand(10, 2);
         assert_eq!(b.sndbuf, 2 * 10 * 4352);
-        b.expand(10_000);
+        b.expand(10_000, 2);
         assert_eq!(b.sndbuf, 4_194_304);
     }
 }

@@ -9,28 +9,38 @@
 //! ```
 //!
 //! Both directions live in one socket, as in Linux: the send half (cwnd,
-//! in-flight segments, RTO) and the receive half (rcv_nxt, the advertised
-//! window, delayed ACK). This first slice recovers losses only by the
-//! retransmission timeout, resending everything from `snd_una` (go-back-N);
-//! out-of-order segments are answered with an immediate duplicate ACK and
-//! discarded.
+//! the retransmission queue with its SACK scoreboard, RACK, PRR, pacing, the
+//! RTO) and the receive half (rcv_nxt, the out-of-order queue and SACK blocks,
+//! the advertised window, delayed ACK).
+//!
+//! Loss recovery follows `tcp_ack` → `tcp_fastretrans_alert` →
+//! `tcp_cong_control`: SACK blocks tag the scoreboard, RACK marks segments
+//! lost, the first loss enters Recovery (ssthresh from the algorithm, PRR
+//! sizing what is sent), and lost segments are retransmitted before new
+//! data. Without SACK, duplicate ACKs stand in for SACKed segments and the
+//! head is marked lost (NewReno). An RTO marks everything not SACKed lost.
 
 use super::ack_policy::{AckDecision, AckPolicy};
 use super::idle_restart::cwnd_restart;
+use super::ooo_queue::OooQueue;
+use super::pacing::Pacer;
+use super::rack::{Rack, TCP_REORDERING};
+use super::rate::{RateEstimator, SampleBuilder};
 use super::reader::Reader;
 use super::receive_window::ReceiveWindow;
-use super::recovery::{Recovery, TCP_FASTRETRANS_THRESH};
+use super::recovery::Prr;
 use super::rtt::{RttEstimator, tcp_model_timeout};
+use super::scoreboard::{Scoreboard, TxSeg};
 
 /// `net.ipv4.tcp_syn_retries` default.
 const TCP_SYN_RETRIES: u32 = 6;
 use super::send_buffer::SendBuffer;
 use crate::cc::{AckSample, Algorithm, CaState, ControlBlock, CwndEvent};
 use crate::config::{HostConfig, Nagle};
+use crate::segment::SackBlocks;
 use crate::segment::{Flags, Segment, Side};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
-use std::collections::{BTreeMap, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -38,16 +48,6 @@ enum State {
     SynSent,
     SynReceived,
     Established,
-}
-
-/// A data segment sent and not yet cumulatively acknowledged.
-#[derive(Clone, Copy, Debug)]
-struct InFlight {
-    seq: u64,
-    end: u64,
-    flight: u32,
-    sent_at: SimTime,
-    retransmitted: bool,
 }
 
 pub struct Socket {
@@ -72,22 +72,41 @@ pub struct Socket {
     snd_sml: u64,
     cb: ControlBlock,
     cc: Algorithm,
-    in_flight: VecDeque<InFlight>,
+    /// Segments sent and not yet cumulatively acknowledged, with SACK state.
+    board: Scoreboard,
+    /// SACK was negotiated.
+    sack_ok: bool,
+    rack: Rack,
+    /// When RACK's reorder timer fires (`ICSK_TIME_REO_TIMEOUT`).
+    reo_deadline: Option<SimTime>,
+    rate: RateEstimator,
+    pacer: Pacer,
+    /// Pacing applies: `fq`, or an algorithm that needs it.
+    pacing: bool,
+    /// Data waits for the pacing timer until then.
+    pacing_wakeup: Option<SimTime>,
+    /// The pacing rate and algorithm mode last written to the trace.
+    traced_pacing: u64,
+    traced_mode: Option<&'static str>,
+    /// Segments retransmitted over the connection's life (`tcpi_total_retrans`).
+    total_retrans: u64,
+    /// Windowed minimum RTT (`tcp_min_rtt`; Linux's window is 5 minutes,
+    /// longer than any run here, so a plain minimum).
+    min_rtt: Option<SimDuration>,
     /// `tcp_cwnd_validate` bookkeeping: was cwnd the limit in this window?
     max_packets_out: u32,
     cwnd_usage_seq: u64,
     is_cwnd_limited: bool,
     rtt: RttEstimator,
     rto_deadline: Option<SimTime>,
-    /// Duplicate ACKs in a row (`tcp_add_reno_sack`).
-    dupacks: u32,
     /// When the first retransmission of the current loss episode left (`retrans_stamp`).
     retrans_stamp: Option<SimTime>,
     /// Timeouts in a row (`icsk_retransmits`).
     retransmits: u32,
-    recovery: Option<Recovery>,
-    /// RFC 6582 `recover`: no new fast recovery until snd_una passes this.
-    recover: u64,
+    /// PRR's bookkeeping while in Recovery.
+    prr: Option<Prr>,
+    /// Recovery or Loss ends when snd_una reaches this (`high_seq`).
+    high_seq: u64,
     initcwnd: u32,
     slow_start_after_idle: bool,
     /// When data was last sent (`lsndtime`).
@@ -105,8 +124,8 @@ pub struct Socket {
     rcv_wup: u64,
     rwin: ReceiveWindow,
     ack_now: bool,
-    /// Out-of-order data held until the hole before it is filled: start → end.
-    ooo: BTreeMap<u64, u64>,
+    /// Out-of-order data held until the hole before it is filled.
+    ooo: OooQueue,
     acks: AckPolicy,
     nagle: Nagle,
     app_received: u64,
@@ -147,19 +166,32 @@ impl Socket {
             ),
             snd_wnd: 0,
             snd_sml: 0,
-            cb: ControlBlock::new(cfg.sender.initcwnd),
+            cb: ControlBlock {
+                mss,
+                ..ControlBlock::new(cfg.sender.initcwnd)
+            },
             cc: cfg.sender.congestion_control.clone(),
-            in_flight: VecDeque::new(),
+            board: Scoreboard::default(),
+            sack_ok: cfg.sender.sack,
+            rack: Rack::default(),
+            reo_deadline: None,
+            rate: RateEstimator::default(),
+            pacer: Pacer::default(),
+            pacing: cfg.sender.fq || cfg.sender.congestion_control.needs_pacing(),
+            pacing_wakeup: None,
+            traced_pacing: 0,
+            traced_mode: None,
+            min_rtt: None,
+            total_retrans: 0,
             max_packets_out: 0,
             cwnd_usage_seq: 0,
             is_cwnd_limited: false,
             rtt: RttEstimator::default(),
             rto_deadline: None,
-            dupacks: 0,
             retrans_stamp: None,
             retransmits: 0,
-            recovery: None,
-            recover: 0,
+            prr: None,
+            high_seq: 0,
             initcwnd: cfg.sender.initcwnd,
             slow_start_after_idle: cfg.sender.slow_start_after_idle,
             lsndtime: None,
@@ -171,7 +203,7 @@ impl Socket {
             rcv_wup: 0,
             rwin: ReceiveWindow::new(&cfg.receiver, mss),
             ack_now: false,
-            ooo: BTreeMap::new(),
+            ooo: OooQueue::default(),
             acks: AckPolicy::new(cfg.receiver.delayed_ack.clone(), cfg.receiver.quickack),
             nagle: cfg.sender.nagle,
             app_received: 0,
@@ -216,7 +248,27 @@ impl Socket {
 
     /// Segments sent and not yet acknowledged (`packets_out`).
     pub fn packets_out(&self) -> u32 {
-        self.in_flight.len() as u32
+        self.board.packets_out()
+    }
+
+    /// Segments the network holds (`tcp_packets_in_flight`).
+    pub fn in_flight(&self) -> u32 {
+        self.board.in_flight()
+    }
+
+    /// `sk_pacing_rate` in bytes per second (0 when not paced).
+    pub fn pacing_rate(&self) -> u64 {
+        if self.pacing { self.cb.pacing_rate } else { 0 }
+    }
+
+    /// The congestion-control algorithm's mode (BBR's state machine).
+    pub fn cc_mode(&self) -> Option<&'static str> {
+        self.cc.mode()
+    }
+
+    /// `icsk_ca_state`.
+    pub fn ca_state(&self) -> CaState {
+        self.cb.ca_state
     }
 
     /// Payload bytes the application has read.
@@ -227,6 +279,11 @@ impl Socket {
     /// Payload bytes written and acknowledged by the peer.
     pub fn bytes_acked(&self) -> u64 {
         self.snd_una.saturating_sub(1)
+    }
+
+    /// Segments retransmitted so far (`tcpi_total_retrans`).
+    pub fn total_retrans(&self) -> u64 {
+        self.total_retrans
     }
 
     pub fn srtt(&self) -> Option<SimDuration> {
@@ -240,6 +297,16 @@ impl Socket {
         self.idle_restart_check(now, trace);
         self.corked = self.cork && more;
         self.sbuf.backlog += bytes;
+        // tcp_sendmsg → tcp_rate_check_app_limited: writing into an empty
+        // pipe marks the coming rate samples as application-limited.
+        let nothing_unsent = self.write_end.saturating_sub(self.snd_nxt) < self.mss as u64;
+        self.rate.check_app_limited(
+            nothing_unsent,
+            self.board.in_flight(),
+            self.cb.cwnd,
+            self.board.lost_out(),
+        );
+        self.cb.app_limited = self.rate.app_limited();
         self.take_from_app();
     }
 
@@ -287,6 +354,8 @@ impl Socket {
             self.acks.deadline(),
             self.read_tick,
             self.persist_deadline,
+            self.reo_deadline,
+            self.pacing_wakeup,
         ]
         .into_iter()
         .flatten()
@@ -301,7 +370,7 @@ impl Socket {
             cwnd: self.cb.cwnd,
             ssthresh: self.cb.ssthresh,
             backed_off: self.rtt.backoff() > 0,
-            recovering: self.recovery.is_some(),
+            recovering: self.cb.ca_state != CaState::Open,
         }
     }
 
@@ -371,8 +440,30 @@ impl Socket {
             self.acks.on_timer();
             self.ack_now = true;
         }
+        if self.pacing_wakeup.is_some_and(|t| t <= now) {
+            self.pacing_wakeup = None;
+        }
+        if self.reo_deadline.is_some_and(|t| t <= now) {
+            self.reo_deadline = None;
+            self.on_reorder_timeout(now, trace);
+        }
         if self.rto_deadline.is_some_and(|t| t <= now) {
             self.on_rto(now, trace);
+        }
+    }
+
+    /// RACK's reorder timer (`tcp_rack_reo_timeout`): segments that were
+    /// within the reordering window when the last ACK came are now overdue.
+    fn on_reorder_timeout(&mut self, now: SimTime, trace: &mut Trace) {
+        if self.state != State::Established || self.board.is_empty() {
+            return;
+        }
+        let lost_before = self.board.lost_out();
+        self.detect_loss_rack(now, true);
+        if self.board.lost_out() > lost_before && self.cb.ca_state == CaState::Open {
+            let old = self.cb.cwnd;
+            self.enter_recovery(now, trace);
+            self.trace_cwnd(now, old, trace);
         }
     }
 
@@ -416,24 +507,26 @@ impl Socket {
                 self.syn_retransmitted = true;
             }
             State::Established => {
-                // tcp_enter_loss: ssthresh from the algorithm, cwnd = in flight (none) + 1,
-                // and everything outstanding is treated as lost.
+                // tcp_enter_loss: a fresh ssthresh unless this continues a loss
+                // episode already under way; everything not SACKed is lost,
+                // and cwnd = in flight (none now) + 1.
                 let old = self.cb.cwnd;
-                self.cb.ssthresh = self.cc.ssthresh(&self.cb);
-                self.cc.set_state(CaState::Loss);
-                self.recovery = None;
-                self.dupacks = 0;
-                self.recover = self.snd_max;
-                self.cb.cwnd = 1;
+                if self.cb.ca_state == CaState::Open || self.snd_una >= self.high_seq {
+                    self.cb.ssthresh = self.cc.ssthresh(&self.cb);
+                }
+                self.set_ca_state(CaState::Loss);
+                self.prr = None;
+                self.high_seq = self.snd_nxt;
+                self.board.mark_all_lost();
+                self.reo_deadline = None;
+                self.cb.cwnd = self.board.in_flight() + 1;
                 self.cb.cwnd_cnt = 0;
-                self.in_flight.clear();
-                self.snd_nxt = self.snd_una;
                 trace.push(
                     now,
                     TraceEvent::CwndChanged {
                         side: self.side,
                         old,
-                        new: 1,
+                        new: self.cb.cwnd,
                         ssthresh: self.cb.ssthresh,
                     },
                 );
@@ -499,15 +592,111 @@ impl Socket {
 
     fn establish(&mut self, now: SimTime, trace: &mut Trace) {
         if !self.syn_retransmitted {
-            self.rtt.on_sample(now.since(self.syn_sent_at));
+            let r = now.since(self.syn_sent_at);
+            self.rtt.on_sample(r);
+            self.min_rtt = Some(r);
         }
         self.state = State::Established;
         self.retrans_stamp = None;
         self.retransmits = 0;
         self.rwin.start(now, self.rcv_nxt, self.rtt.srtt());
         // tcp_init_buffer_space → tcp_sndbuf_expand.
-        self.sbuf.expand(self.cb.cwnd);
+        self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
         trace.push(now, TraceEvent::Established { side: self.side });
+        // tcp_init_transfer → tcp_init_congestion_control.
+        self.cb.srtt = self.rtt.srtt();
+        self.cc.init(&mut self.cb, now);
+        self.update_pacing_rate();
+        self.trace_cc(now, trace);
+    }
+
+    fn set_ca_state(&mut self, state: CaState) {
+        if self.cb.ca_state != state {
+            self.cb.ca_state = state;
+            self.cc.set_state(state);
+        }
+    }
+
+    /// `tcp_enter_recovery`: ssthresh from the algorithm, PRR starts, and the
+    /// lost segments go out first.
+    fn enter_recovery(&mut self, now: SimTime, trace: &mut Trace) {
+        self.cb.ssthresh = self.cc.ssthresh(&self.cb);
+        self.prr = Some(Prr::new(self.cb.cwnd));
+        self.high_seq = self.snd_nxt;
+        self.cb.cwnd_cnt = 0;
+        self.set_ca_state(CaState::Recovery);
+        let seq = self.board.next_retransmit().map_or(self.snd_una, |s| s.seq);
+        trace.push(
+            now,
+            TraceEvent::FastRetransmit {
+                side: self.side,
+                seq,
+            },
+        );
+    }
+
+    /// RACK over the scoreboard; arms the reorder timer for what is not yet due.
+    fn detect_loss_rack(&mut self, now: SimTime, force: bool) -> u32 {
+        let reo_wnd = Rack::reo_wnd(
+            self.cb.ca_state != CaState::Open,
+            self.board.sacked_out(),
+            self.min_rtt,
+            self.rtt.srtt(),
+        );
+        let (lost, due) = self.rack.detect_loss(&mut self.board, now, reo_wnd, force);
+        if due.is_some() {
+            self.reo_deadline = due;
+        }
+        lost
+    }
+
+    /// `tcp_update_pacing_rate`, for algorithms that do not set it themselves:
+    /// twice cwnd per smoothed RTT in slow start, 1.2 times after.
+    fn update_pacing_rate(&mut self) {
+        if !self.pacing || self.cc.needs_pacing() {
+            return;
+        }
+        let Some(srtt) = self.rtt.srtt() else { return };
+        let ratio: u64 = if self.cb.cwnd < self.cb.ssthresh / 2 {
+            200
+        } else {
+            120
+        };
+        let segs = self.cb.cwnd.max(self.board.packets_out()) as u64;
+        let ns = srtt.0.max(1);
+        self.cb.pacing_rate = (self.mss as u128 * segs as u128 * ratio as u128 * 1_000_000_000
+            / 100
+            / ns as u128) as u64;
+    }
+
+    /// Writes the algorithm's mode and pacing rate to the trace when they
+    /// change (the pacing rate when it moves by more than 1/64, to keep a
+    /// rate that is recomputed on every ACK from flooding the trace).
+    fn trace_cc(&mut self, now: SimTime, trace: &mut Trace) {
+        let mode = self.cc.mode();
+        if mode != self.traced_mode {
+            self.traced_mode = mode;
+            if let Some(mode) = mode {
+                trace.push(
+                    now,
+                    TraceEvent::CcMode {
+                        side: self.side,
+                        mode,
+                    },
+                );
+            }
+        }
+        let rate = self.pacing_rate();
+        if rate.abs_diff(self.traced_pacing) > self.traced_pacing / 64 {
+            self.traced_pacing = rate;
+            trace.push(
+                now,
+                TraceEvent::PacingRate {
+                    side: self.side,
+                    bytes_per_sec: rate,
+                },
+            );
+        }
     }
 
     /// `tcp_is_cwnd_limited()`: in slow start, growth counts while cwnd is less
@@ -546,37 +735,67 @@ impl Socket {
             self.persist_deadline = None;
             self.probe_backoff = 0;
         }
-        if seg.ack == self.snd_una {
-            // A duplicate ACK carries no data and no window update.
-            if seg.len == 0 && !window_changed && !self.in_flight.is_empty() {
-                self.on_dupack(now, trace);
-            }
+        let una_advanced = seg.ack > self.snd_una;
+        let has_sack = self.sack_ok && !seg.sack.is_empty();
+        // A duplicate ACK: nothing new acknowledged, no data, no window update.
+        let dupack = !una_advanced && seg.len == 0 && !window_changed && !self.board.is_empty();
+        if !una_advanced && !has_sack && !dupack {
             return;
         }
+        let prior_in_flight = self.board.in_flight();
+        let prior_delivered = self.rate.delivered;
+        let lost_before = self.board.lost_out();
+        let mut builder = SampleBuilder::default();
+        let min_rtt = self.min_rtt;
+
+        // 1. SACK blocks (`tcp_sacktag_write_queue`).
+        let mut sack_rtt = None;
+        if has_sack {
+            let (board, rate, rack) = (&mut self.board, &mut self.rate, &mut self.rack);
+            board.sack(seg.sack.as_slice(), |s| {
+                rate.on_delivered(&mut builder, s, now);
+                rack.advance(s.ever_retrans, s.sent_at, s.end, now, min_rtt);
+                if !s.ever_retrans && sack_rtt.is_none() {
+                    sack_rtt = Some(now.since(s.sent_at));
+                }
+            });
+        }
+
+        // 2. The cumulative ACK (`tcp_clean_rtx_queue`).
         let mut acked = 0u32;
         let mut newest_flight = 0;
-        let mut sample = None;
-        while let Some(front) = self.in_flight.front_mut() {
-            if front.end <= seg.ack {
-                acked += 1;
-                newest_flight = newest_flight.max(front.flight);
-                if !front.retransmitted {
-                    sample = Some(now.since(front.sent_at));
+        let mut seq_rtt = None;
+        if una_advanced {
+            let (board, rate, rack) = (&mut self.board, &mut self.rate, &mut self.rack);
+            acked = board.ack_up_to(seg.ack, |s| {
+                newest_flight = newest_flight.max(s.flight);
+                rate.on_delivered(&mut builder, s, now);
+                rack.advance(s.ever_retrans, s.sent_at, s.end, now, min_rtt);
+                if !s.ever_retrans {
+                    seq_rtt = Some(now.since(s.sent_at));
                 }
-                self.in_flight.pop_front();
-            } else {
-                if front.seq < seg.ack {
-                    front.seq = seg.ack; // partly acknowledged: keep the rest
-                }
-                break;
+            });
+            self.snd_una = seg.ack;
+            if self.snd_nxt < self.snd_una {
+                self.snd_nxt = self.snd_una;
             }
+            if !self.sack_ok {
+                // All but one of these were counted as delivered by their
+                // duplicate ACKs already (`tcp_remove_reno_sacks`).
+                let newly = self.board.reno_acked(acked);
+                let counted = self.rate.delivered - prior_delivered;
+                self.rate.delivered -= counted.saturating_sub(newly as u64);
+            }
+        } else if dupack && !self.sack_ok {
+            let before = self.board.sacked_out();
+            self.board.reno_dupack();
+            self.rate.count_delivered(self.board.sacked_out() - before);
         }
-        self.snd_una = seg.ack;
-        if self.snd_nxt < self.snd_una {
-            self.snd_nxt = self.snd_una;
-        }
-        if let Some(r) = sample {
+
+        // 3. RTT (`tcp_ack_update_rtt`): from the cumulative ACK, else from SACK.
+        if let Some(r) = seq_rtt.or(sack_rtt) {
             self.rtt.on_sample(r);
+            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
             trace.push(
                 now,
                 TraceEvent::RttSample {
@@ -588,17 +807,20 @@ impl Socket {
                 },
             );
         }
-        let ack = AckSample {
-            now,
-            rtt: sample,
-            snd_una: self.snd_una,
-            snd_nxt: self.snd_nxt,
-        };
+        self.cb.srtt = self.rtt.srtt();
         let ssthresh_before = self.cb.ssthresh;
-        self.cc.pkts_acked(&mut self.cb, &ack);
-        // Progress: the loss episode, if any, is over.
-        self.retrans_stamp = None;
-        self.retransmits = 0;
+        if acked > 0 || una_advanced {
+            let ack = AckSample {
+                now,
+                rtt: seq_rtt,
+                snd_una: self.snd_una,
+                snd_nxt: self.snd_nxt,
+            };
+            self.cc.pkts_acked(&mut self.cb, &ack);
+            // Progress: the loss episode, if any, is over.
+            self.retrans_stamp = None;
+            self.retransmits = 0;
+        }
         if self.cb.ssthresh != ssthresh_before {
             // HyStart ended slow start: record the new ssthresh with cwnd.
             trace.push(
@@ -611,73 +833,102 @@ impl Socket {
                 },
             );
         }
-        self.dupacks = 0;
-        let packets_out = self.packets_out();
-        if let Some(r) = &mut self.recovery {
-            r.prr_delivered += acked;
-            let old = self.cb.cwnd;
-            if seg.ack >= r.high_seq {
-                // Recovery complete (`tcp_end_cwnd_reduction`): continue from ssthresh.
-                self.recovery = None;
-                self.cb.cwnd = self.cb.ssthresh;
-                self.cc.set_state(CaState::Open);
-            } else {
-                // Partial ACK: the segment now at the head was lost too (NewReno).
-                r.sacked_out = r.sacked_out.saturating_sub(acked.saturating_sub(1));
-                r.head_retransmitted = false;
-                self.cb.cwnd = r.cwnd(packets_out, self.cb.ssthresh, acked);
-            }
-            self.trace_cwnd(now, old, trace);
-        } else if acked > 0 {
-            self.next_flight = newest_flight + 1;
-            self.cb.cwnd_limited = self.cwnd_limited();
-            let old = self.cb.cwnd;
-            self.cc.cong_avoid(&mut self.cb, acked, now);
-            self.trace_cwnd(now, old, trace);
+        let old = self.cb.cwnd;
+
+        // 4. Loss detection and the recovery state machine (`tcp_fastretrans_alert`).
+        let dubious = !una_advanced || has_sack || self.cb.ca_state != CaState::Open;
+        if dubious {
+            self.fastretrans_alert(now, una_advanced, trace);
         }
+        let newly_lost = self.board.lost_out().saturating_sub(lost_before);
+
+        if acked > 0 && self.prr.is_none() {
+            self.next_flight = newest_flight + 1;
+        }
+
+        // 5. Congestion control (`tcp_cong_control`).
+        let acked_sacked = (self.rate.delivered - prior_delivered) as u32;
+        self.cb.delivered = self.rate.delivered;
+        self.cb.in_flight = self.board.in_flight();
+        let rs = self.rate.generate(
+            &builder,
+            now,
+            acked_sacked,
+            newly_lost,
+            prior_in_flight,
+            self.min_rtt,
+        );
+        self.cb.app_limited = self.rate.app_limited();
+        if self.cc.cong_control(&mut self.cb, &rs) {
+            // The algorithm set cwnd and the pacing rate itself (BBR). It may
+            // also have declared the coming samples app-limited (ProbeRTT).
+            if self.cb.app_limited && !self.rate.app_limited() {
+                self.rate.mark_app_limited(self.board.in_flight());
+            }
+        } else if let Some(prr) = &mut self.prr {
+            self.cb.cwnd = prr.cwnd_reduction(
+                self.cb.cwnd,
+                self.board.in_flight(),
+                self.cb.ssthresh,
+                acked_sacked,
+                newly_lost,
+                una_advanced,
+            );
+        } else if acked > 0 {
+            self.cb.cwnd_limited = self.cwnd_limited();
+            self.cc.cong_avoid(&mut self.cb, acked, now);
+        }
+        self.update_pacing_rate();
+        self.trace_cwnd(now, old, trace);
+        self.trace_cc(now, trace);
+
         // tcp_check_space: freed buffer may wake the writer; a grown cwnd may
         // grow the buffer (tcp_new_space → tcp_sndbuf_expand).
-        self.sbuf.expand(self.cb.cwnd);
+        self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
         self.sbuf
             .on_acked(self.write_end.saturating_sub(self.snd_una));
         self.take_from_app();
-        // RFC 6298 (5.2, 5.3): stop the timer when all is acknowledged, else restart it.
-        self.rto_deadline = if self.in_flight.is_empty() {
-            None
-        } else {
-            Some(now + self.rtt.rto())
-        };
+        // RFC 6298 (5.2, 5.3): stop the timer when all is acknowledged, else
+        // restart it when new data is acknowledged.
+        if self.board.is_empty() {
+            self.rto_deadline = None;
+            self.reo_deadline = None;
+        } else if una_advanced {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
     }
 
-    /// One more duplicate ACK (tcp_input.c `tcp_fastretrans_alert`, without SACK).
-    fn on_dupack(&mut self, now: SimTime, trace: &mut Trace) {
-        self.dupacks += 1;
-        let packets_out = self.packets_out();
-        let old = self.cb.cwnd;
-        if let Some(r) = &mut self.recovery {
-            // Each duplicate ACK means one more segment has left the network.
-            r.sacked_out = (r.sacked_out + 1).min(packets_out.saturating_sub(1));
-            r.prr_delivered += 1;
-            self.cb.cwnd = r.cwnd(packets_out, self.cb.ssthresh, 1);
-        } else if self.dupacks >= TCP_FASTRETRANS_THRESH && self.snd_una >= self.recover {
-            // `tcp_enter_recovery`: halve (or as the algorithm says), retransmit the head.
-            self.cb.ssthresh = self.cc.ssthresh(&self.cb);
-            self.cc.set_state(CaState::Recovery);
-            let mut r = Recovery::new(self.snd_max, packets_out, self.dupacks);
-            r.prr_delivered = 1;
-            self.cb.cwnd = r.cwnd(packets_out, self.cb.ssthresh, 1);
-            self.cb.cwnd_cnt = 0;
-            self.recover = self.snd_max;
-            self.recovery = Some(r);
-            trace.push(
-                now,
-                TraceEvent::FastRetransmit {
-                    side: self.side,
-                    seq: self.snd_una,
-                },
-            );
+    /// `tcp_fastretrans_alert`: leave Recovery or Loss once `high_seq` is
+    /// acknowledged; otherwise find lost segments and enter Recovery at the first.
+    fn fastretrans_alert(&mut self, now: SimTime, una_advanced: bool, trace: &mut Trace) {
+        if self.cb.ca_state != CaState::Open && self.snd_una >= self.high_seq {
+            if self.cb.ca_state == CaState::Recovery {
+                // `tcp_end_cwnd_reduction`: continue from ssthresh.
+                if self.prr.take().is_some() && self.cb.ssthresh < crate::cc::TCP_INFINITE_SSTHRESH
+                {
+                    self.cb.cwnd = self.cb.ssthresh;
+                }
+            }
+            if !self.sack_ok {
+                self.board.reset_reno_sacks();
+            }
+            self.set_ca_state(CaState::Open);
         }
-        self.trace_cwnd(now, old, trace);
+        if self.sack_ok {
+            self.detect_loss_rack(now, false);
+        } else {
+            // `tcp_newreno_mark_lost`: the head is lost after `reordering`
+            // duplicate ACKs, and again after each partial ACK in Recovery.
+            let open = self.cb.ca_state == CaState::Open;
+            if (open && self.board.sacked_out() >= TCP_REORDERING)
+                || (self.cb.ca_state == CaState::Recovery && una_advanced)
+            {
+                self.board.mark_head_lost();
+            }
+        }
+        if self.cb.ca_state == CaState::Open && self.board.lost_out() > 0 {
+            self.enter_recovery(now, trace);
+        }
     }
 
     /// Records a cwnd change (if there was one) with the ssthresh now in force.
@@ -695,30 +946,64 @@ impl Socket {
         }
     }
 
-    /// Segments the network holds: `packets_out`, or PRR's pipe estimate in recovery.
-    fn flight_size(&self) -> u32 {
-        match &self.recovery {
-            Some(r) => r.pipe(self.packets_out()),
-            None => self.packets_out(),
+    /// Stamps a data transmission for rate sampling and pacing.
+    fn on_data_xmit(&mut self, now: SimTime, len: u32) -> super::scoreboard::TxRate {
+        let stamp = self.rate.on_send(now, self.board.packets_out());
+        let rate = self.pacing_rate();
+        self.pacer.on_send(now, len, rate);
+        self.lsndtime = Some(now);
+        stamp
+    }
+
+    /// Pacing holds data back until its slot; returns true while it does.
+    fn paced_out(&mut self, now: SimTime) -> bool {
+        if !self.pacing {
+            return false;
+        }
+        let ready = self.pacer.ready_at();
+        if ready > now {
+            self.pacing_wakeup = Some(ready);
+            true
+        } else {
+            false
         }
     }
 
-    /// Resends the presumed-lost segment at the head of the queue.
-    fn retransmit_head(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
-        let front = *self.in_flight.front()?;
-        let mut seg = self.blank(front.seq);
-        seg.len = (front.end - front.seq) as u32;
+    /// Resends the lowest lost segment, if cwnd and the peer's window allow
+    /// (`tcp_xmit_retransmit_queue`, `__tcp_retransmit_skb`).
+    fn next_retransmit(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        let lost = self.board.next_retransmit()?;
+        if self.board.in_flight() >= self.cb.cwnd {
+            return None;
+        }
+        // Resend what was sent, cut at the window's edge; with the window
+        // shut, the head still goes (it doubles as a window probe).
+        let wnd_end = self.snd_una + self.snd_wnd;
+        if lost.seq >= wnd_end && lost.seq != self.snd_una {
+            return None;
+        }
+        if lost.end > wnd_end && wnd_end > lost.seq {
+            self.board.split(lost.end, wnd_end);
+        }
+        let lost = self.board.next_retransmit()?;
+        if self.paced_out(now) {
+            return None;
+        }
+        let len = (lost.end - lost.seq) as u32;
+        let stamp = self.on_data_xmit(now, len);
+        let seg_state = self.board.retransmitted(lost.end, now, stamp)?;
+        let mut seg = self.blank(seg_state.seq);
+        seg.len = len;
         self.stamp_ack(&mut seg);
-        if let Some(f) = self.in_flight.front_mut() {
-            f.retransmitted = true;
-            f.sent_at = now;
+        if let Some(p) = &mut self.prr {
+            p.prr_out += 1;
         }
-        if let Some(r) = &mut self.recovery {
-            r.head_retransmitted = true;
-            r.prr_out += 1;
+        self.total_retrans += 1;
+        if self.board.front().is_some_and(|h| h.end == lost.end) {
+            self.rto_deadline = Some(now + self.rtt.rto());
         }
-        self.rto_deadline = Some(now + self.rtt.rto());
-        Some((seg, front.flight, true))
+        self.retrans_stamp.get_or_insert(now);
+        Some((seg, seg_state.flight, true))
     }
 
     /// Bytes of the next segment to send, if any data is waiting.
@@ -742,24 +1027,16 @@ impl Socket {
             return;
         }
         if seg.seq > self.rcv_nxt {
-            // Out of order: keep it for when the hole is filled, and send a
-            // duplicate ACK at once (the sender counts them).
-            let e = self.ooo.entry(seg.seq).or_insert(end);
-            *e = (*e).max(end);
+            // Out of order: keep it for when the hole is filled, and ACK at
+            // once with SACK blocks (`tcp_data_queue_ofo`).
+            self.ooo.insert(seg.seq, end);
             self.ack_now = true;
             return;
         }
         // In order (perhaps overlapping old data): take it, and everything held
         // out of order that now follows on.
         let had_ooo = !self.ooo.is_empty();
-        let mut new_end = end;
-        while let Some((&start, &stop)) = self.ooo.first_key_value() {
-            if start > new_end {
-                break;
-            }
-            new_end = new_end.max(stop);
-            self.ooo.pop_first();
-        }
+        let new_end = self.ooo.take_in_order(end);
         let len = (new_end - self.rcv_nxt) as u32;
         self.rcv_nxt = new_end;
         let grew = self.rwin.on_data(len);
@@ -796,6 +1073,11 @@ impl Socket {
         seg.flags.ack = true;
         seg.ack = self.rcv_nxt;
         seg.wnd = self.rwin.advertise(self.rcv_nxt);
+        seg.sack = if self.sack_ok {
+            self.ooo.sack_blocks()
+        } else {
+            SackBlocks::default()
+        };
         self.ack_now = false;
         self.acks.on_ack_sent();
         self.rcv_wup = self.rcv_nxt;
@@ -810,6 +1092,7 @@ impl Socket {
             ack: 0,
             wnd: 0,
             flags: Flags::default(),
+            sack: SackBlocks::default(),
         }
     }
 
@@ -835,19 +1118,14 @@ impl Socket {
             self.rto_deadline = Some(now + self.rtt.rto());
             return Some((seg, 0, self.syn_retransmitted));
         }
-        if self.state == State::Established
-            && self
-                .recovery
-                .as_ref()
-                .is_some_and(|r| !r.head_retransmitted)
-            && let Some(out) = self.retransmit_head(now)
-        {
-            return Some(out);
-        }
-        if self.state == State::Established
-            && let Some(out) = self.next_data(now)
-        {
-            return Some(out);
+        if self.state == State::Established {
+            // Lost segments first, then new data (`tcp_xmit_recovery`, `tcp_write_xmit`).
+            if let Some(out) = self.next_retransmit(now) {
+                return Some(out);
+            }
+            if let Some(out) = self.next_data(now) {
+                return Some(out);
+            }
         }
         if self.probe_pending && self.state == State::Established {
             self.probe_pending = false;
@@ -874,16 +1152,11 @@ impl Socket {
             seg.len = len as u32;
             self.stamp_ack(&mut seg);
             let flight = self.next_flight;
-            self.in_flight.push_back(InFlight {
-                seq,
-                end: seq + len,
-                flight,
-                sent_at: now,
-                retransmitted: false,
-            });
+            let stamp = self.on_data_xmit(now, len as u32);
+            self.board
+                .push(TxSeg::new(seq, seq + len, flight, now, stamp));
             self.snd_nxt += len;
             self.snd_max = self.snd_max.max(self.snd_nxt);
-            self.lsndtime = Some(now);
             self.rto_deadline.get_or_insert(now + self.rtt.rto());
             return (seg, flight, false);
         }
@@ -903,34 +1176,22 @@ impl Socket {
         }
     }
 
-    /// The next data segment that cwnd, the peer's window and Nagle allow.
+    /// The next new data segment that cwnd, the peer's window, Nagle and
+    /// pacing allow.
     fn next_data(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
         if self.snd_nxt >= self.write_end {
             return None;
         }
-        if self.flight_size() >= self.cb.cwnd {
+        if self.board.in_flight() >= self.cb.cwnd {
             self.cwnd_validate(true);
             return None;
         }
         let unsent = self.write_end - self.snd_nxt;
-        let mut len = unsent.min(self.mss as u64);
-        let retransmit = self.snd_nxt < self.snd_max;
-        if retransmit {
-            // __tcp_retransmit_skb: resend what was sent, cut at the window's
-            // edge; with the window shut, the head still goes (it doubles as a
-            // window probe).
-            len = len.min(self.snd_max - self.snd_nxt);
-            let room = (self.snd_una + self.snd_wnd).saturating_sub(self.snd_nxt);
-            if room > 0 {
-                len = len.min(room);
-            } else if self.snd_nxt != self.snd_una {
-                return None;
-            }
-        }
+        let len = unsent.min(self.mss as u64);
         // tcp_snd_wnd_test: the segment must fit inside the peer's window. (Linux
         // with TSO can also cut a large buffer at the window edge to the byte,
         // `tcp_mss_split_point`; the simulator sends whole segments only.)
-        if !retransmit && self.snd_nxt + len > self.snd_una + self.snd_wnd {
+        if self.snd_nxt + len > self.snd_una + self.snd_wnd {
             // Window-limited with nothing in flight: no ACK will come to reopen
             // it, so the persist timer must (RTO, doubling per probe, ≤ 120 s).
             if self.packets_out() == 0 && self.persist_deadline.is_none() && !self.probe_pending {
@@ -942,11 +1203,11 @@ impl Socket {
             }
             return None;
         }
-        // Nagle and the cork hold back new data only; retransmissions bypass them.
-        if !retransmit
-            && len < self.mss as u64
-            && (self.corked || (self.packets_out() > 0 && self.nagle_holds()))
+        if len < self.mss as u64 && (self.corked || (self.packets_out() > 0 && self.nagle_holds()))
         {
+            return None;
+        }
+        if self.paced_out(now) {
             return None;
         }
         let seq = self.snd_nxt;
@@ -958,21 +1219,16 @@ impl Socket {
         }
         let flight = self.next_flight;
         self.acks.on_data_sent(now);
-        self.lsndtime = Some(now);
-        if let Some(r) = &mut self.recovery {
-            r.prr_out += 1;
+        if let Some(p) = &mut self.prr {
+            p.prr_out += 1;
         }
-        if self.in_flight.is_empty() {
+        if self.board.is_empty() {
             self.cc.cwnd_event(&mut self.cb, CwndEvent::TxStart, now);
         }
         self.cc.cwnd_event(&mut self.cb, CwndEvent::DataSent, now);
-        self.in_flight.push_back(InFlight {
-            seq,
-            end: seq + len,
-            flight,
-            sent_at: now,
-            retransmitted: retransmit,
-        });
+        let stamp = self.on_data_xmit(now, len as u32);
+        self.board
+            .push(TxSeg::new(seq, seq + len, flight, now, stamp));
         self.snd_nxt += len;
         self.snd_max = self.snd_max.max(self.snd_nxt);
         if self.rto_deadline.is_none() {
@@ -980,6 +1236,6 @@ impl Socket {
         }
         let limited = self.packets_out() >= self.cb.cwnd;
         self.cwnd_validate(limited);
-        Some((seg, flight, retransmit))
+        Some((seg, flight, false))
     }
 }
