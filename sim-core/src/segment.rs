@@ -96,6 +96,11 @@ pub struct Segment {
     pub flags: Flags,
     /// SACK blocks (only on ACKs from a receiver holding out-of-order data).
     pub sack: SackBlocks,
+    /// Timestamp option (RFC 7323), in ns of simulated time: when this
+    /// segment was sent, and the peer's timestamp being echoed (0: none yet).
+    /// Linux uses the echo to recognise a spurious timeout (`tcp_packet_delayed`).
+    pub ts_val: u64,
+    pub ts_ecr: u64,
 }
 
 impl Segment {

@@ -144,6 +144,7 @@ impl World {
             self.flows[f].socket(side).poll_transmit(now)
         {
             seg.id = self.next_id;
+            seg.ts_val = now.0;
             self.next_id += 1;
             let link = match side {
                 Side::Client => &mut self.uplink,

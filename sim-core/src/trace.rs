@@ -335,13 +335,18 @@ fn hash_segment(h: &mut Fnv, s: &Segment) {
     h.write(s.ack);
     h.write(s.wnd);
     h.write(s.flags.syn as u64 | (s.flags.ack as u64) << 1 | (s.flags.fin as u64) << 2);
+    h.write(s.ts_val);
+    h.write(s.ts_ecr);
     for &(start, end) in s.sack.as_slice() {
         h.write(start);
         h.write(end);
     }
 }
 
-/// FNV-1a: tiny, dependency-free and identical on every platform.
+/// A word-at-a-time FNV-1a variant: one xor, multiply and rotate per 64-bit
+/// value instead of per byte (byte-wise FNV was a quarter of a long run's
+/// time). Tiny, dependency-free and identical on every platform; it only has
+/// to tell runs apart, not resist an adversary.
 #[derive(Clone, Debug)]
 struct Fnv(u64);
 
@@ -353,9 +358,8 @@ impl Default for Fnv {
 
 impl Fnv {
     fn write(&mut self, v: u64) {
-        for b in v.to_le_bytes() {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0 = (self.0 ^ v)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
     }
 }

@@ -285,3 +285,68 @@ fn the_ss_line_counts_retransmitted_bytes_not_segments_times_mss() {
     let field = format!(" bytes_retrans:{} ", resent.iter().sum::<u64>());
     assert!(line.contains(&field), "{field} in {line}");
 }
+
+/// A timeout that fires while the originals are only delayed (here: held,
+/// then delivered after it) is spurious. The client's ACK echoes the
+/// original's timestamp, older than the first retransmission, so the server
+/// undoes it (`tcp_try_undo_loss`, `tcp_packet_delayed`): cwnd and ssthresh
+/// come back and the state returns to Open.
+#[test]
+fn a_spurious_timeout_is_undone_by_the_echoed_timestamp() {
+    use sim_core::cc::CaState;
+    use sim_core::config::HostConfig;
+    use sim_core::tcp::Socket;
+    use sim_core::time::SimTime;
+    use sim_core::trace::Trace;
+
+    let mut trace = Trace::default();
+    let mut client = Socket::connect(&HostConfig::default());
+    let mut server = Socket::listen(&HostConfig::default());
+    let mut now = SimTime::ZERO;
+    // Segments leave stamped with their send time, as the world stamps them.
+    let out = |s: &mut Socket, now: SimTime| {
+        std::iter::from_fn(|| {
+            s.poll_transmit(now).map(|(mut seg, _, _)| {
+                seg.ts_val = now.0;
+                seg
+            })
+        })
+        .collect::<Vec<_>>()
+    };
+    for _ in 0..3 {
+        now += SimDuration::from_millis(1);
+        for seg in out(&mut client, now) {
+            server.handle_segment(now, &seg, &mut trace);
+        }
+        for seg in out(&mut server, now) {
+            client.handle_segment(now, &seg, &mut trace);
+        }
+    }
+    server.app_write(now, 10 * 1448, false, &mut trace);
+    let originals = out(&mut server, now);
+    assert_eq!(originals.len(), 10);
+    let cwnd_before = server.cwnd();
+    // Nothing arrives until the RTO has fired and the head has been resent.
+    now = server.poll_timeout().unwrap();
+    server.handle_timeout(now, &mut trace);
+    assert_eq!(server.ca_state(), CaState::Loss);
+    assert_eq!(server.cwnd(), 1);
+    let resent = out(&mut server, now);
+    assert_eq!(resent.len(), 1);
+    // Now the delayed originals reach the client; its ACKs echo their timestamps.
+    now += SimDuration::from_millis(1);
+    for seg in &originals {
+        client.handle_segment(now, seg, &mut trace);
+    }
+    let acks = out(&mut client, now);
+    assert!(acks.iter().all(|a| a.ts_ecr < resent[0].ts_val));
+    for ack in &acks {
+        server.handle_segment(now, ack, &mut trace);
+    }
+    assert_eq!(server.ca_state(), CaState::Open);
+    assert!(server.cwnd() >= cwnd_before, "cwnd {}", server.cwnd());
+    assert!(
+        server.ssthresh() > 1_000_000,
+        "ssthresh restored to infinity"
+    );
+}

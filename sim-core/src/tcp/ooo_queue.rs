@@ -16,12 +16,16 @@
 use crate::segment::{MAX_SACK_BLOCKS, SackBlocks};
 use std::collections::BTreeMap;
 
+/// `TCP_NUM_SACKS`: blocks the receiver keeps track of.
+const TCP_NUM_SACKS: usize = 4;
+
 #[derive(Clone, Debug, Default)]
 pub struct OooQueue {
     /// Disjoint, non-adjacent ranges: start → end.
     ranges: BTreeMap<u64, u64>,
     /// Starts of the ranges in the order they last changed, newest first
-    /// (`tp->selective_acks`).
+    /// (`tp->selective_acks`). Like Linux it remembers only `TCP_NUM_SACKS`
+    /// (4): an older block drops out of the SACK option until it changes.
     recent: Vec<u64>,
 }
 
@@ -51,6 +55,7 @@ impl OooQueue {
         }
         self.ranges.insert(start, stop);
         self.recent.insert(0, start);
+        self.recent.truncate(TCP_NUM_SACKS);
     }
 
     /// Removes and returns the end of in-order data now contiguous with

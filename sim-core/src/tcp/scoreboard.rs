@@ -298,6 +298,22 @@ impl Scoreboard {
         }
     }
 
+    /// A spurious timeout is undone: nothing is presumed lost any more
+    /// (`tcp_undo_cwnd_reduction` with `unmark_loss`).
+    pub fn unmark_lost(&mut self) {
+        for i in 0..self.q.len() {
+            let seg = self.q[i];
+            if !seg.lost {
+                continue;
+            }
+            self.unindex(&seg);
+            self.q[i].lost = false;
+            self.lost_out -= 1;
+            let t = self.q[i];
+            self.index(&t);
+        }
+    }
+
     /// The lowest lost segment not yet resent (`tcp_xmit_retransmit_queue`).
     pub fn next_retransmit(&self) -> Option<TxSeg> {
         let end = *self.rtx.first()?;

@@ -90,6 +90,11 @@ pub struct Socket {
     traced_mode: Option<&'static str>,
     /// Segments retransmitted over the connection's life (`tcpi_total_retrans`).
     total_retrans: u64,
+    /// cwnd and ssthresh before the timeout, to restore if it proves
+    /// spurious (`tcp_init_undo`: prior_cwnd, prior_ssthresh).
+    undo: Option<(u32, u32)>,
+    /// The peer's latest timestamp to echo (`ts_recent`).
+    ts_recent: u64,
     /// Windowed minimum RTT (`tcp_min_rtt`; Linux's window is 5 minutes,
     /// longer than any run here, so a plain minimum).
     min_rtt: Option<SimDuration>,
@@ -183,6 +188,8 @@ impl Socket {
             traced_mode: None,
             min_rtt: None,
             total_retrans: 0,
+            undo: None,
+            ts_recent: 0,
             max_packets_out: 0,
             cwnd_usage_seq: 0,
             is_cwnd_limited: false,
@@ -512,6 +519,7 @@ impl Socket {
                 // and cwnd = in flight (none now) + 1.
                 let old = self.cb.cwnd;
                 if self.cb.ca_state == CaState::Open || self.snd_una >= self.high_seq {
+                    self.undo = Some((self.cb.cwnd, self.cb.ssthresh));
                     self.cb.ssthresh = self.cc.ssthresh(&self.cb);
                 }
                 self.set_ca_state(CaState::Loss);
@@ -574,6 +582,11 @@ impl Socket {
         }
         if !self.reader.reads_at_once() {
             self.app_read(now);
+        }
+        // `tcp_replace_ts_recent`: echo the timestamp of a segment that starts
+        // at or before what we last acknowledged.
+        if seg.len > 0 && seg.seq <= self.rcv_wup {
+            self.ts_recent = seg.ts_val;
         }
         if seg.flags.ack {
             self.on_ack(now, seg, trace);
@@ -744,6 +757,7 @@ impl Socket {
         }
         let prior_in_flight = self.board.in_flight();
         let prior_delivered = self.rate.delivered;
+        let retrans_stamp = self.retrans_stamp;
         let lost_before = self.board.lost_out();
         let mut builder = SampleBuilder::default();
         let min_rtt = self.min_rtt;
@@ -838,6 +852,9 @@ impl Socket {
         // 4. Loss detection and the recovery state machine (`tcp_fastretrans_alert`).
         let dubious = !una_advanced || has_sack || self.cb.ca_state != CaState::Open;
         if dubious {
+            if una_advanced && self.cb.ca_state == CaState::Loss {
+                self.try_undo_loss(now, seg.ts_ecr, retrans_stamp, trace);
+            }
             self.fastretrans_alert(now, una_advanced, trace);
         }
         let newly_lost = self.board.lost_out().saturating_sub(lost_before);
@@ -896,6 +913,35 @@ impl Socket {
         } else if una_advanced {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
+    }
+
+    /// `tcp_try_undo_loss` with `tcp_packet_delayed`: an ACK echoing a
+    /// timestamp from before the first retransmission proves the originals
+    /// arrived; the timeout was spurious (the RTT had grown past the RTO, as
+    /// when a queue fills). Restore cwnd and ssthresh and forget the losses.
+    fn try_undo_loss(
+        &mut self,
+        now: SimTime,
+        ts_ecr: u64,
+        retrans_stamp: Option<SimTime>,
+        trace: &mut Trace,
+    ) {
+        let Some((prior_cwnd, prior_ssthresh)) = self.undo else {
+            return;
+        };
+        if ts_ecr == 0 || !retrans_stamp.is_some_and(|r| ts_ecr < r.0) {
+            return;
+        }
+        let old = self.cb.cwnd;
+        self.cb.cwnd = self.cb.cwnd.max(self.cc.undo_cwnd(&ControlBlock {
+            cwnd: prior_cwnd,
+            ..self.cb.clone()
+        }));
+        self.cb.ssthresh = self.cb.ssthresh.max(prior_ssthresh);
+        self.board.unmark_lost();
+        self.undo = None;
+        self.set_ca_state(CaState::Open);
+        self.trace_cwnd(now, old, trace);
     }
 
     /// `tcp_fastretrans_alert`: leave Recovery or Loss once `high_seq` is
@@ -1073,6 +1119,7 @@ impl Socket {
         seg.flags.ack = true;
         seg.ack = self.rcv_nxt;
         seg.wnd = self.rwin.advertise(self.rcv_nxt);
+        seg.ts_ecr = self.ts_recent;
         seg.sack = if self.sack_ok {
             self.ooo.sack_blocks()
         } else {
@@ -1093,6 +1140,8 @@ impl Socket {
             wnd: 0,
             flags: Flags::default(),
             sack: SackBlocks::default(),
+            ts_val: 0,
+            ts_ecr: 0,
         }
     }
 
