@@ -929,7 +929,7 @@ impl Socket {
         let Some((prior_cwnd, prior_ssthresh)) = self.undo else {
             return;
         };
-        if ts_ecr == 0 || !retrans_stamp.is_some_and(|r| ts_ecr < r.0) {
+        if ts_ecr == 0 || retrans_stamp.is_none_or(|r| ts_ecr >= r.0) {
             return;
         }
         let old = self.cb.cwnd;
