@@ -570,6 +570,11 @@ impl HostSection {
                 }
             }
         }
+        // tcp_select_initial_window: the window scale is chosen for the largest
+        // buffer the socket could ever get (tcp_rmem[2] or rmem_max), before
+        // any SO_RCVBUF: ilog2(space) − 15, at most 14.
+        let space = h.receiver.rcvbuf_max.max(rmem_max).max(1 << 15);
+        h.receiver.wscale = (space.ilog2() - 15).min(14) as u8;
         for (name, v) in &self.sockopt {
             let key = format!("{host}.sockopt.{name}");
             match name.as_str() {
@@ -691,6 +696,24 @@ type = "request-response"
 request = "147B"
 response = "512KiB"
 "#;
+
+    #[test]
+    fn the_window_scale_fits_the_largest_buffer_the_socket_could_get() {
+        // tcp_rmem[2] = 6 MiB (default): ilog2(6291456) − 15 = 22 − 15 = 7.
+        let (_, s) = parse(MINIMAL).unwrap();
+        assert_eq!(s.client.receiver.wscale, 7);
+        // Seed 003's 34,952,000: ilog2 = 25, so 10 (a 67 MB window is possible).
+        let text = MINIMAL.replace(
+            "[app]",
+            "[client.sysctl]\n\"net.ipv4.tcp_rmem\" = \"4096 87380 34952000\"\n[app]",
+        );
+        let (_, s) = parse(&text).unwrap();
+        assert_eq!(s.client.receiver.wscale, 10);
+        // A small SO_RCVBUF does not lower it below what tcp_rmem[2] needs.
+        let text = MINIMAL.replace("[app]", "[client.sockopt]\nSO_RCVBUF = \"8KiB\"\n[app]");
+        let (_, s) = parse(&text).unwrap();
+        assert_eq!(s.client.receiver.wscale, 7);
+    }
 
     #[test]
     fn a_minimal_file_gives_linux_defaults() {
