@@ -133,6 +133,12 @@ fn run(file: &PathBuf, format: Format, interval: &str) -> Result<String, String>
                 "retransmissions": s.retransmissions,
                 "drops": s.drops,
                 "final_cwnd": s.final_cwnd,
+                "flows": sim_core::analysis::flow_totals(&result).iter().map(|f| json!({
+                    "flow": f.flow,
+                    "delivered_bytes": f.delivered,
+                    "bitrate_mbps": f.bitrate / 1e6,
+                    "retransmissions": f.retransmits,
+                })).collect::<Vec<_>>(),
                 "events": result.events,
                 "trace_records": result.trace.len(),
                 "trace_hash": format!("{:016x}", result.trace.hash()),
