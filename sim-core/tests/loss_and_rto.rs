@@ -202,29 +202,12 @@ fn the_first_timeout_waits_at_least_linuxs_200ms_floor() {
 /// lasted tcp_retries2 (15) doublings from 200 ms, 924.6 s (tcp_write_timeout).
 #[test]
 fn unanswered_retransmissions_give_up_after_tcp_retries2() {
-    use sim_core::config::HostConfig;
     use sim_core::tcp::Socket;
-    use sim_core::time::SimTime;
     use sim_core::trace::Trace;
 
     let mut trace = Trace::default();
-    let mut client = Socket::connect(&HostConfig::default());
-    let mut server = Socket::listen(&HostConfig::default());
-    let mut now = SimTime::ZERO;
-    let out = |s: &mut Socket, now| {
-        std::iter::from_fn(|| s.poll_transmit(now).map(|(seg, _, _)| seg)).collect::<Vec<_>>()
-    };
-    // Handshake, delivered instantly.
-    for _ in 0..3 {
-        now += SimDuration::from_millis(1);
-        for seg in out(&mut client, now) {
-            server.handle_segment(now, &seg, &mut trace);
-        }
-        for seg in out(&mut server, now) {
-            client.handle_segment(now, &seg, &mut trace);
-        }
-    }
-    assert!(server.is_established());
+    let (_client, mut server, mut now) = connected_pair(&mut trace);
+    let out = |s: &mut Socket, now| drain(s, now);
     // The server writes; nothing it sends arrives any more.
     server.app_write(now, 100_000, false, &mut trace);
     let _ = out(&mut server, now);
@@ -294,34 +277,14 @@ fn the_ss_line_counts_retransmitted_bytes_not_segments_times_mss() {
 #[test]
 fn a_spurious_timeout_is_undone_by_the_echoed_timestamp() {
     use sim_core::cc::CaState;
-    use sim_core::config::HostConfig;
     use sim_core::tcp::Socket;
     use sim_core::time::SimTime;
     use sim_core::trace::Trace;
 
     let mut trace = Trace::default();
-    let mut client = Socket::connect(&HostConfig::default());
-    let mut server = Socket::listen(&HostConfig::default());
-    let mut now = SimTime::ZERO;
-    // Segments leave stamped with their send time, as the world stamps them.
-    let out = |s: &mut Socket, now: SimTime| {
-        std::iter::from_fn(|| {
-            s.poll_transmit(now).map(|(mut seg, _, _)| {
-                seg.ts_val = now.0;
-                seg
-            })
-        })
-        .collect::<Vec<_>>()
-    };
-    for _ in 0..3 {
-        now += SimDuration::from_millis(1);
-        for seg in out(&mut client, now) {
-            server.handle_segment(now, &seg, &mut trace);
-        }
-        for seg in out(&mut server, now) {
-            client.handle_segment(now, &seg, &mut trace);
-        }
-    }
+    let (mut client, mut server, now) = connected_pair(&mut trace);
+    let mut now = now;
+    let out = |s: &mut Socket, now: SimTime| drain(s, now);
     server.app_write(now, 10 * 1448, false, &mut trace);
     let originals = out(&mut server, now);
     assert_eq!(originals.len(), 10);

@@ -248,6 +248,13 @@ impl Scoreboard {
         if seg.sacked || (seg.lost && !seg.retrans) {
             return false;
         }
+        self.set_lost(i);
+        true
+    }
+
+    /// Marks segment `i` lost and forgets any retransmission of it in flight.
+    fn set_lost(&mut self, i: usize) {
+        let seg = self.q[i];
         self.unindex(&seg);
         let t = &mut self.q[i];
         if t.retrans {
@@ -260,7 +267,6 @@ impl Scoreboard {
         }
         let t = *t;
         self.index(&t);
-        true
     }
 
     /// Without SACK: the head is presumed lost (`tcp_newreno_mark_lost`).
@@ -279,22 +285,9 @@ impl Scoreboard {
     pub fn mark_all_lost(&mut self) {
         self.reno_sacked = 0;
         for i in 0..self.q.len() {
-            let seg = self.q[i];
-            if seg.sacked {
-                continue;
+            if !self.q[i].sacked {
+                self.set_lost(i);
             }
-            self.unindex(&seg);
-            let t = &mut self.q[i];
-            if t.retrans {
-                t.retrans = false;
-                self.retrans_out -= 1;
-            }
-            if !t.lost {
-                t.lost = true;
-                self.lost_out += 1;
-            }
-            let t = *t;
-            self.index(&t);
         }
     }
 

@@ -529,6 +529,8 @@ impl Socket {
                 self.reo_deadline = None;
                 self.cb.cwnd = self.board.in_flight() + 1;
                 self.cb.cwnd_cnt = 0;
+                // Recorded even when cwnd was already 1 (unlike `trace_cwnd`),
+                // so every timeout is followed by the window it left.
                 trace.push(
                     now,
                     TraceEvent::CwndChanged {

@@ -126,3 +126,37 @@ pub fn probe_times(run: &RunResult, side: Side) -> Vec<SimTime> {
         .map(|r| r.time)
         .collect()
 }
+
+/// Everything `s` sends now, stamped with the send time as the world stamps it.
+pub fn drain(s: &mut sim_core::tcp::Socket, now: SimTime) -> Vec<Segment> {
+    std::iter::from_fn(|| {
+        s.poll_transmit(now).map(|(mut seg, _, _)| {
+            seg.ts_val = now.0;
+            seg
+        })
+    })
+    .collect()
+}
+
+/// A client and server with default settings, connected by delivering the
+/// handshake instantly (1 ms per step); for tests that drive sockets by hand.
+pub fn connected_pair(
+    trace: &mut sim_core::trace::Trace,
+) -> (sim_core::tcp::Socket, sim_core::tcp::Socket, SimTime) {
+    use sim_core::config::HostConfig;
+    use sim_core::tcp::Socket;
+    let mut client = Socket::connect(&HostConfig::default());
+    let mut server = Socket::listen(&HostConfig::default());
+    let mut now = SimTime::ZERO;
+    for _ in 0..3 {
+        now += SimDuration::from_millis(1);
+        for seg in drain(&mut client, now) {
+            server.handle_segment(now, &seg, trace);
+        }
+        for seg in drain(&mut server, now) {
+            client.handle_segment(now, &seg, trace);
+        }
+    }
+    assert!(server.is_established() && client.is_established());
+    (client, server, now)
+}
