@@ -45,7 +45,8 @@ pub enum TraceEvent {
         rttvar_ns: u64,
         rto_ns: u64,
     },
-    /// Three duplicate ACKs: `side` enters fast recovery and resends `seq`.
+    /// `side` found a loss (RACK with SACK, three duplicate ACKs without) and
+    /// enters fast recovery; `seq` is the first segment it resends.
     FastRetransmit { side: Side, seq: u64 },
     /// The retransmission timer fired; `rto_ns` is the timeout that expired.
     RtoFired { side: Side, rto_ns: u64 },

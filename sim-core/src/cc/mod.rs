@@ -7,8 +7,8 @@
 //! `tcp_enter_loss` / `tcp_init_cwnd_reduction` do.
 //!
 //! Algorithms are chosen by their kernel names and dispatched through
-//! [`Algorithm`], one module each: Reno and CUBIC (the Linux default); BBR
-//! joins behind the same interface.
+//! [`Algorithm`], one module each: Reno, CUBIC (the Linux default) and BBR v1,
+//! which replaces `.cong_avoid` with `.cong_control` and paces.
 
 mod bbr;
 mod cubic;
@@ -28,7 +28,7 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CaState {
     Open,
-    /// Fast recovery after duplicate ACKs.
+    /// Fast recovery after a detected loss (SACK/RACK or duplicate ACKs).
     Recovery,
     /// A retransmission timeout: everything outstanding is presumed lost.
     Loss,
