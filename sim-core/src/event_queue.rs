@@ -2,37 +2,56 @@
 //!
 //! The sequence number is the tie-break that makes simultaneous events resolve
 //! in the order they were scheduled, identically on every run and platform.
+//!
+//! Most events are packets arriving at the far end of a link, and a FIFO link
+//! with a fixed delay delivers them in the order it accepted them. Those go
+//! into *lanes*: plain queues whose times never decrease, so pushing and
+//! popping them costs O(1) and never moves a packet more than once. Timers
+//! and everything else go into a binary heap. `pop` takes the smallest
+//! `(time, seq)` across the heap and the lane fronts, so the order is exactly
+//! the one a single heap would give.
 
 use crate::time::SimTime;
 use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
-struct Entry<E> {
+/// Where an event is kept: the heap holds only this small key, and the event
+/// itself stays put in `slots` until popped.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
     time: SimTime,
     seq: u64,
-    event: E,
 }
 
-impl<E> PartialEq for Entry<E> {
+struct HeapEntry {
+    key: Key,
+    slot: u32,
+}
+
+impl PartialEq for HeapEntry {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.seq) == (other.time, other.seq)
+        self.key == other.key
     }
 }
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
+impl Eq for HeapEntry {}
+impl PartialOrd for HeapEntry {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<E> Ord for Entry<E> {
+impl Ord for HeapEntry {
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.time, self.seq).cmp(&(other.time, other.seq))
+        self.key.cmp(&other.key)
     }
 }
 
 /// A min-queue of events keyed by simulated time, FIFO among equal times.
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Reverse<Entry<E>>>,
+    heap: BinaryHeap<Reverse<HeapEntry>>,
+    /// Events of heap entries; `None` once popped, reused through `free`.
+    slots: Vec<Option<E>>,
+    free: Vec<u32>,
+    lanes: Vec<VecDeque<(Key, E)>>,
     next_seq: u64,
 }
 
@@ -42,40 +61,103 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
+/// Which store holds the next event.
+enum Source {
+    Heap,
+    Lane(usize),
+}
+
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            lanes: Vec::new(),
             next_seq: 0,
         }
     }
 
-    pub fn push(&mut self, time: SimTime, event: E) {
+    fn key(&mut self, time: SimTime) -> Key {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Reverse(Entry { time, seq, event }));
+        Key { time, seq }
+    }
+
+    /// Schedules `event` at `time`, in any order relative to other pushes.
+    pub fn push(&mut self, time: SimTime, event: E) {
+        let key = self.key(time);
+        let slot = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = Some(event);
+                i
+            }
+            None => {
+                self.slots.push(Some(event));
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.heap.push(Reverse(HeapEntry { key, slot }));
+    }
+
+    /// Schedules `event` at `time` in `lane`, whose events the caller pushes in
+    /// time order (a FIFO link's arrivals). Lanes are created on first use.
+    pub fn push_in_order(&mut self, lane: usize, time: SimTime, event: E) {
+        let key = self.key(time);
+        if self.lanes.len() <= lane {
+            self.lanes.resize_with(lane + 1, VecDeque::new);
+        }
+        let q = &mut self.lanes[lane];
+        debug_assert!(
+            q.back().is_none_or(|(k, _)| k.time <= time),
+            "lane {lane} pushed out of time order"
+        );
+        q.push_back((key, event));
+    }
+
+    /// The store whose next event comes first, and that event's key.
+    fn next(&self) -> Option<(Key, Source)> {
+        let mut best = self.heap.peek().map(|Reverse(e)| (e.key, Source::Heap));
+        for (i, lane) in self.lanes.iter().enumerate() {
+            if let Some(&(key, _)) = lane.front()
+                && best.as_ref().is_none_or(|(b, _)| key < *b)
+            {
+                best = Some((key, Source::Lane(i)));
+            }
+        }
+        best
     }
 
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.heap.pop().map(|Reverse(e)| (e.time, e.event))
+        let (key, source) = self.next()?;
+        let event = match source {
+            Source::Heap => {
+                let Reverse(entry) = self.heap.pop()?;
+                self.free.push(entry.slot);
+                self.slots[entry.slot as usize].take()?
+            }
+            Source::Lane(i) => self.lanes[i].pop_front()?.1,
+        };
+        Some((key.time, event))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|Reverse(e)| e.time)
+        self.next().map(|(key, _)| key.time)
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.lanes.iter().map(VecDeque::len).sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn earlier_events_pop_first() {
@@ -97,5 +179,55 @@ mod tests {
         }
         let order: Vec<i32> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, (0..100).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn lanes_and_heap_interleave_by_time_then_insertion() {
+        let mut q = EventQueue::new();
+        q.push_in_order(0, SimTime(10), "lane0@10");
+        q.push(SimTime(10), "heap@10");
+        q.push_in_order(1, SimTime(5), "lane1@5");
+        q.push_in_order(0, SimTime(20), "lane0@20");
+        q.push(SimTime(15), "heap@15");
+        let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(
+            order,
+            ["lane1@5", "lane0@10", "heap@10", "heap@15", "lane0@20"]
+        );
+    }
+
+    proptest! {
+        /// Lanes change where events wait, never the order they come out in:
+        /// the same pushes through a plain sorted list give the same sequence.
+        #[test]
+        fn same_order_as_sorting_by_time_and_insertion(
+            ops in proptest::collection::vec((0u8..3, 0u64..50, any::<bool>()), 0..200)
+        ) {
+            let mut q = EventQueue::new();
+            let mut reference = Vec::new();
+            let mut lane_clock = [0u64; 2];
+            let mut now = 0u64;
+            for (n, &(lane, dt, pop)) in ops.iter().enumerate() {
+                if pop {
+                    let expected = (!reference.is_empty()).then(|| reference.remove(0));
+                    let got = q.pop();
+                    if let Some((t, _)) = got { now = t.0; }
+                    prop_assert_eq!(got, expected.map(|(t, _, e)| (SimTime(t), e)));
+                    continue;
+                }
+                let seq = n;
+                let t = match lane {
+                    2 => { let t = now + dt; q.push(SimTime(t), n); t }
+                    l => {
+                        let l = l as usize;
+                        lane_clock[l] = lane_clock[l].max(now) + dt;
+                        q.push_in_order(l, SimTime(lane_clock[l]), n);
+                        lane_clock[l]
+                    }
+                };
+                reference.push((t, seq, n));
+                reference.sort_by_key(|&(t, s, _)| (t, s));
+            }
+        }
     }
 }

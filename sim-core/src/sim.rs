@@ -82,7 +82,12 @@ pub struct RunResult {
 struct Flow {
     client: Socket,
     server: Socket,
-    timer_at: [Option<SimTime>; 2],
+    /// The earliest `Timer` event queued for each side. A deadline that moves
+    /// later (the RTO, on every ACK) leaves that event queued; when it pops
+    /// early it is queued again for the deadline then in force. One heap entry
+    /// per expiry instead of one per ACK: re-arming on every move made a third
+    /// of all events superseded timers.
+    timer_queued: [Option<SimTime>; 2],
     apps: AppState,
 }
 
@@ -146,9 +151,11 @@ impl World {
             seg.id = self.next_id;
             seg.ts_val = now.0;
             self.next_id += 1;
-            let link = match side {
-                Side::Client => &mut self.uplink,
-                Side::Server => &mut self.downlink,
+            // Each link delivers in the order it accepts (FIFO, fixed delay),
+            // so its arrivals can wait in their own in-order lane.
+            let (link, lane) = match side {
+                Side::Client => (&mut self.uplink, 0),
+                Side::Server => (&mut self.downlink, 1),
             };
             let (departs, arrives) = match link.offer(now, seg.wire_bytes()) {
                 Admission::Accepted { departs, arrives } => (Some(departs), Some(arrives)),
@@ -165,7 +172,8 @@ impl World {
                 },
             );
             match arrives {
-                Some(at) => self.queue.push(
+                Some(at) => self.queue.push_in_order(
+                    lane,
                     at,
                     Event::Arrive {
                         flow,
@@ -177,11 +185,32 @@ impl World {
             }
         }
         let wanted = self.flows[f].socket(side).poll_timeout();
+        let queued = &mut self.flows[f].timer_queued[slot(side)];
         if let Some(t) = wanted
-            && self.flows[f].timer_at[slot(side)] != Some(t)
+            && queued.is_none_or(|q| t < q)
         {
-            self.flows[f].timer_at[slot(side)] = Some(t);
+            *queued = Some(t);
             self.queue.push(t, Event::Timer { flow, side });
+        }
+    }
+
+    /// A `Timer` event for `side` popped at `now`: is the socket's timer due?
+    /// If not, the entry was superseded by an earlier one, or the deadline
+    /// moved later and is queued again here.
+    fn timer_due(&mut self, now: SimTime, flow: u16, side: Side) -> bool {
+        let f = &mut self.flows[flow as usize];
+        if f.timer_queued[slot(side)] != Some(now) {
+            return false;
+        }
+        f.timer_queued[slot(side)] = None;
+        match f.socket(side).poll_timeout() {
+            Some(t) if t <= now => true,
+            Some(later) => {
+                f.timer_queued[slot(side)] = Some(later);
+                self.queue.push(later, Event::Timer { flow, side });
+                false
+            }
+            None => false,
         }
     }
 
@@ -201,7 +230,7 @@ impl World {
         let fl = &mut self.flows[f];
         fl.client = client;
         fl.server = server;
-        fl.timer_at = [None, None];
+        fl.timer_queued = [None, None];
         fl.apps.on_reconnect();
         self.pump(now, flow, Side::Client);
     }
@@ -290,7 +319,7 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
             Flow {
                 client,
                 server,
-                timer_at: [None, None],
+                timer_queued: [None, None],
                 apps: AppState::new(scenario.app.clone()),
             }
         })
@@ -344,6 +373,11 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         }
         debug_assert!(t >= now, "simulated time went backwards");
         now = t;
+        if let Event::Timer { flow, side } = event
+            && !w.timer_due(now, flow, side)
+        {
+            continue; // queue bookkeeping, not an event of the model
+        }
         events += 1;
         if events > MAX_EVENTS {
             break Outcome::EventLimit { at: now };
@@ -374,11 +408,6 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
                 continue;
             }
             Event::Timer { flow, side } => {
-                let f = &mut w.flows[flow as usize];
-                if f.timer_at[slot(side)] != Some(now) {
-                    continue; // superseded by a later re-arm
-                }
-                f.timer_at[slot(side)] = None;
                 w.trace.set_flow(flow);
                 let mut trace = std::mem::take(&mut w.trace);
                 w.flows[flow as usize]
