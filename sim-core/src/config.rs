@@ -218,6 +218,20 @@ pub struct RequestResponse {
     /// Open a new connection for each exchange (and close the last one), rather
     /// than reusing one.
     pub new_connection: bool,
+    /// How each side's application hands its writes to the socket: whole
+    /// (`None`), or through an RPC framework's fixed-size buffer.
+    pub client_writes: Option<ChunkedWrites>,
+    pub server_writes: Option<ChunkedWrites>,
+}
+
+/// An RPC framework's transfer buffer (seed 002's `transbuf`): every write of
+/// the application reaches the socket as `write()` calls of at most `size`
+/// bytes, each made `cost` after the previous one returned. See [`crate::writer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkedWrites {
+    pub size: u64,
+    /// The framework's work per chunk (copying, encoding, the system call).
+    pub cost: SimDuration,
 }
 
 /// When the next exchange of a repeated transfer starts.
@@ -285,6 +299,8 @@ impl Default for Scenario {
                 repeat: 1,
                 pacing: Pacing::Every(SimDuration::ZERO),
                 new_connection: false,
+                client_writes: None,
+                server_writes: None,
             },
             time_limit: SimDuration::from_secs(600),
             trace_packet_budget: crate::trace::DEFAULT_PACKET_BUDGET,
@@ -394,6 +410,27 @@ impl Scenario {
         check("app.repeat", self.app.repeat, 1, 10_000, "")?;
         let (Pacing::Every(d) | Pacing::After(d)) = self.app.pacing;
         check("app.gap", d.0, 0, 3_600_000_000_000, " ns")?;
+        for (host, w) in [
+            ("client", self.app.client_writes),
+            ("server", self.app.server_writes),
+        ] {
+            if let Some(w) = w {
+                check(
+                    &format!("app.{host}_write_buffer"),
+                    w.size,
+                    1,
+                    1 << 30,
+                    " B",
+                )?;
+                check(
+                    &format!("app.{host}_write_cost"),
+                    w.cost.0,
+                    0,
+                    1_000_000_000,
+                    " ns",
+                )?;
+            }
+        }
         check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
         check("flows", self.flows, 1, 64, "")?;
         check(

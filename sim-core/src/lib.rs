@@ -32,3 +32,4 @@ pub mod tcp;
 pub mod time;
 pub mod trace;
 pub mod units;
+pub mod writer;

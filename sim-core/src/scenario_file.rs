@@ -31,8 +31,8 @@
 
 use crate::cc::Algorithm;
 use crate::config::{
-    ConfigError, DelayedAck, HostConfig, Nagle, Pacing, PathConfig, RequestResponse, Scenario,
-    WindowShare,
+    ChunkedWrites, ConfigError, DelayedAck, HostConfig, Nagle, Pacing, PathConfig, RequestResponse,
+    Scenario, WindowShare,
 };
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;
@@ -204,6 +204,21 @@ pub enum AppSection {
         /// The same for the server's application.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         server_read_rate: Option<String>,
+        /// An RPC framework's transfer buffer on the client (seed 002's
+        /// `transbuf`), e.g. "1KiB": each write reaches the socket as `write()`
+        /// calls of at most this size. Default: whole.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_write_buffer: Option<String>,
+        /// The framework's time per chunk before it is written, e.g. "30us"
+        /// (needs `client_write_buffer`; default "0us").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_write_cost: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_write_buffer: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_write_cost: Option<String>,
     },
 }
 
@@ -350,6 +365,10 @@ impl ScenarioFile {
                 new_connection,
                 client_read_rate,
                 server_read_rate,
+                client_write_buffer,
+                client_write_cost,
+                server_write_buffer,
+                server_write_cost,
             } => {
                 let rates = [
                     (client_read_rate, "app.client_read_rate"),
@@ -369,6 +388,16 @@ impl ScenarioFile {
                     response: response.parse("app.response")?,
                     repeat: repeat.unwrap_or(1),
                     new_connection: new_connection.unwrap_or(false),
+                    client_writes: chunked_writes(
+                        "client",
+                        client_write_buffer.as_deref(),
+                        client_write_cost.as_deref(),
+                    )?,
+                    server_writes: chunked_writes(
+                        "server",
+                        server_write_buffer.as_deref(),
+                        server_write_cost.as_deref(),
+                    )?,
                     pacing: match (gap, think) {
                         (Some(_), Some(_)) => {
                             return Err(err("app.think", "give `gap` or `think`, not both"));
@@ -386,6 +415,27 @@ impl ScenarioFile {
         };
         s.validate()?;
         Ok(s)
+    }
+}
+
+/// `app.<host>_write_buffer` and `app.<host>_write_cost`: a cost needs a buffer.
+fn chunked_writes(
+    host: &str,
+    buffer: Option<&str>,
+    cost: Option<&str>,
+) -> Result<Option<ChunkedWrites>, FileError> {
+    let buffer_key = format!("app.{host}_write_buffer");
+    let cost_key = format!("app.{host}_write_cost");
+    match (buffer, cost) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(err(&cost_key, format!("needs `{host}_write_buffer` too"))),
+        (Some(b), c) => Ok(Some(ChunkedWrites {
+            size: parse_bytes(b).map_err(|e| err(&buffer_key, e.0))?,
+            cost: match c {
+                Some(c) => parse_duration(c).map_err(|e| err(&cost_key, e.0))?,
+                None => SimDuration::ZERO,
+            },
+        })),
     }
 }
 

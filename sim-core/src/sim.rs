@@ -11,6 +11,7 @@
 //! Hosts take no time to process a segment; only links and timers advance time.
 
 use crate::app::{Action, AppState};
+use crate::config::ChunkedWrites;
 use crate::config::{ConfigError, Scenario};
 use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig, LinkStats};
@@ -19,6 +20,7 @@ use crate::tcp::Socket;
 use crate::tcp::metrics::TcpMetrics;
 use crate::time::SimTime;
 use crate::trace::{Trace, TraceEvent};
+use crate::writer::{ChunkedWriter, Step};
 
 /// Ceiling on events per run, far above any scenario the book uses, so that a
 /// pathological setting ends with a message instead of hanging a browser tab.
@@ -41,6 +43,11 @@ enum Event {
     },
     /// Every flow's progress is sampled into the trace.
     Sample,
+    /// `side`'s chunked writer (an RPC framework's buffer) has its next chunk ready.
+    AppWrite {
+        flow: u16,
+        side: Side,
+    },
 }
 
 /// How a run ended.
@@ -89,6 +96,9 @@ struct Flow {
     /// of all events superseded timers.
     timer_queued: [Option<SimTime>; 2],
     apps: AppState,
+    /// Each side's RPC-framework writer, if the scenario has one, and the
+    /// time of its queued wake-up.
+    writers: [Option<(ChunkedWriter, Option<SimTime>)>; 2],
 }
 
 struct World {
@@ -117,6 +127,17 @@ fn slot(side: Side) -> usize {
 }
 
 impl Flow {
+    fn new(client: Socket, server: Socket, app: &crate::config::RequestResponse) -> Self {
+        let writer = |w: Option<ChunkedWrites>| w.map(|w| (ChunkedWriter::new(w), None));
+        Flow {
+            client,
+            server,
+            timer_queued: [None, None],
+            apps: AppState::new(app.clone()),
+            writers: [writer(app.client_writes), writer(app.server_writes)],
+        }
+    }
+
     fn socket(&mut self, side: Side) -> &mut Socket {
         match side {
             Side::Client => &mut self.client,
@@ -231,6 +252,11 @@ impl World {
         fl.client = client;
         fl.server = server;
         fl.timer_queued = [None, None];
+        for (w, wake) in fl.writers.iter_mut().flatten() {
+            // A new connection starts with nothing half-written.
+            *w = ChunkedWriter::new(w.config());
+            *wake = None;
+        }
         fl.apps.on_reconnect();
         self.pump(now, flow, Side::Client);
     }
@@ -240,6 +266,14 @@ impl World {
         self.trace.set_flow(flow);
         for action in actions {
             match action {
+                Action::Write { side, bytes, more }
+                    if self.flows[flow as usize].writers[slot(side)].is_some() =>
+                {
+                    if let Some((w, _)) = &mut self.flows[flow as usize].writers[slot(side)] {
+                        w.enqueue(bytes, more);
+                    }
+                    self.drive_writer(now, flow, side);
+                }
                 Action::Write { side, bytes, more } => {
                     let mut trace = std::mem::take(&mut self.trace);
                     self.flows[flow as usize]
@@ -259,6 +293,37 @@ impl World {
                         started,
                     },
                 ),
+            }
+        }
+    }
+
+    /// Lets `side`'s chunked writer make every `write()` it can at `now`, and
+    /// queues its wake-up for the next chunk.
+    fn drive_writer(&mut self, now: SimTime, flow: u16, side: Side) {
+        let f = flow as usize;
+        loop {
+            let blocked = self.flows[f].socket(side).app_backlog() > 0;
+            let Some((writer, wake)) = &mut self.flows[f].writers[slot(side)] else {
+                return;
+            };
+            match writer.step(now, blocked) {
+                Step::Write { bytes, more } => {
+                    self.trace.set_flow(flow);
+                    let mut trace = std::mem::take(&mut self.trace);
+                    self.flows[f]
+                        .socket(side)
+                        .app_write(now, bytes, more, &mut trace);
+                    self.trace = trace;
+                    self.pump(now, flow, side);
+                }
+                Step::WakeAt(t) => {
+                    if *wake != Some(t) {
+                        *wake = Some(t);
+                        self.queue.push(t, Event::AppWrite { flow, side });
+                    }
+                    return;
+                }
+                Step::Wait => return,
             }
         }
     }
@@ -316,12 +381,7 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
     let flows = (0..scenario.flows as u16)
         .map(|i| {
             let (client, server) = open(&hosts, scenario.seed, i);
-            Flow {
-                client,
-                server,
-                timer_queued: [None, None],
-                apps: AppState::new(scenario.app.clone()),
-            }
+            Flow::new(client, server, &scenario.app)
         })
         .collect();
     let mut w = World {
@@ -373,9 +433,21 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         }
         debug_assert!(t >= now, "simulated time went backwards");
         now = t;
-        if let Event::Timer { flow, side } = event
-            && !w.timer_due(now, flow, side)
-        {
+        let stale = match event {
+            Event::Timer { flow, side } => !w.timer_due(now, flow, side),
+            Event::AppWrite { flow, side } => {
+                let writer = &mut w.flows[flow as usize].writers[slot(side)];
+                match writer {
+                    Some((_, wake)) if *wake == Some(now) => {
+                        *wake = None;
+                        false
+                    }
+                    _ => true,
+                }
+            }
+            _ => false,
+        };
+        if stale {
             continue; // queue bookkeeping, not an event of the model
         }
         events += 1;
@@ -407,6 +479,10 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
                 w.queue.push(now + scenario.sample_interval, Event::Sample);
                 continue;
             }
+            Event::AppWrite { flow, side } => {
+                w.drive_writer(now, flow, side);
+                (flow, side)
+            }
             Event::Timer { flow, side } => {
                 w.trace.set_flow(flow);
                 let mut trace = std::mem::take(&mut w.trace);
@@ -430,6 +506,12 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         }
         w.pump(now, flow, side);
         w.pump(now, flow, side.peer());
+        // An ACK may have made room for a blocked chunked write.
+        for s in [Side::Client, Side::Server] {
+            if w.flows[flow as usize].writers[slot(s)].is_some() {
+                w.drive_writer(now, flow, s);
+            }
+        }
     };
     Ok(RunResult {
         scenario: scenario.clone(),

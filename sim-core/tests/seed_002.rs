@@ -12,6 +12,9 @@
 mod common;
 use common::*;
 use sim_core::analysis::summarize;
+use sim_core::segment::Side;
+use sim_core::time::{SimDuration, SimTime};
+use sim_core::trace::TraceEvent;
 
 /// Mean duration of the reads after the first (the first is the same in all three).
 fn later_reads_ms(name: &str) -> f64 {
@@ -53,4 +56,75 @@ fn restarting_after_idle_or_reconnecting_costs_slow_start_again() {
     );
     // Slow start from 10 segments costs several round trips on top of the warm read.
     assert!(reused - warm > 3.0 * 4.0, "{reused:.1} vs {warm:.1}");
+}
+
+// Step 5 of the source: the same reads through SOFA-RPC, whose transfer
+// buffer ("transbuf") sets the size of each write() the framework makes.
+// Measured: 124 ms with 1 KB, 61 ms with 32 KB, 55 ms with 4 MB. The
+// framework's time per chunk (31 µs) is fitted to the 1 KB figure, so these
+// tests check what follows from it, not the fitted number itself.
+
+const CHUNK_COST_MS: f64 = 0.031;
+
+#[test]
+fn a_1k_transfer_buffer_makes_the_rpc_writer_set_the_pace() {
+    let small = later_reads_ms("seed-002-rpc-transbuf-1k.toml");
+    // 4,000,000 B in 1 KiB writes is 3,907 chunks, each prepared before it is
+    // written: the read lasts the request's round trip plus the chunks, to
+    // within the last chunk's trip across the line.
+    let chunks = 4_000_000f64 / 1024.0;
+    let writer_bound = 4.0 + chunks.ceil() * CHUNK_COST_MS;
+    assert!(
+        small >= writer_bound && small - writer_bound < 2.5,
+        "{small:.2} ms vs {writer_bound:.2} ms"
+    );
+    // Against the source's 124 ms (the calibration point), 5 %.
+    assert!((small - 124.0).abs() < 0.05 * 124.0, "{small:.1} ms");
+}
+
+#[test]
+fn from_32k_up_the_transfer_buffer_no_longer_matters() {
+    let plain = later_reads_ms("seed-002-4mb-reused-no-idle-restart.toml");
+    let mid = later_reads_ms("seed-002-rpc-transbuf-32k.toml");
+    let whole = later_reads_ms("seed-002-rpc-transbuf-4m.toml");
+    let small = later_reads_ms("seed-002-rpc-transbuf-1k.toml");
+    // 32 KiB chunks come faster than the line drains them: the read takes what
+    // it takes without a framework, give or take one chunk's cost.
+    for ms in [mid, whole] {
+        assert!((ms - plain).abs() < 0.1, "{ms:.2} vs {plain:.2} ms");
+    }
+    // The source's order: 1 KB well over twice 32 KB (124 vs 61 ms).
+    assert!(small > 2.0 * mid, "{small:.1} vs {mid:.1} ms");
+    // With slow start after idle (the source's step 4, 93 ms) the buffer
+    // cannot win back what the restart costs.
+    let restart = later_reads_ms("seed-002-rpc-transbuf-32k-idle-restart.toml");
+    assert!(restart > mid + 3.0 * 4.0, "{restart:.1} vs {mid:.1} ms");
+}
+
+#[test]
+fn with_tcp_nodelay_each_1k_chunk_leaves_as_its_own_segment_one_cost_apart() {
+    let r = run(&scenario_file("seed-002-rpc-transbuf-1k.toml"));
+    let second_read = SimTime::ZERO + SimDuration::from_secs(10);
+    let sends: Vec<(SimTime, u32)> = r
+        .trace
+        .records()
+        .iter()
+        .filter(|rec| rec.time > second_read)
+        .filter_map(|rec| match rec.event {
+            TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server && seg.len > 0 => {
+                Some((rec.time, seg.len))
+            }
+            _ => None,
+        })
+        .take_while(|&(t, _)| t < second_read + SimDuration::from_secs(1))
+        .collect();
+    // 3,906 full chunks and a 256-byte tail, nothing coalesced or split.
+    assert_eq!(sends.len(), 3907);
+    assert!(sends[..3906].iter().all(|&(_, len)| len == 1024));
+    assert_eq!(sends[3906].1, 256);
+    // The writer is slower than the window: every chunk is sent the moment it
+    // is written, exactly one chunk cost after the one before.
+    for pair in sends.windows(2) {
+        assert_eq!(pair[1].0 - pair[0].0, SimDuration::from_micros(31));
+    }
 }
