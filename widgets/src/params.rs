@@ -17,9 +17,12 @@ pub struct Initial {
 pub fn preset_values(spec: &WidgetSpec, name: &str) -> Option<Vec<f64>> {
     let preset = spec.preset(name)?;
     let mut values: Vec<f64> = spec.params.iter().map(|p| p.default).collect();
-    for (k, v) in preset.values {
-        if let Some(i) = spec.params.iter().position(|p| p.name == *k) {
-            values[i] = spec.params[i].parse(v).unwrap_or(spec.params[i].default);
+    for &(k, v) in preset.values {
+        if let Some(i) = spec.params.iter().position(|p| p.name == k) {
+            // A test keeps every preset inside its sliders' ranges; clamping
+            // here only guards against a file edited past them.
+            let p = &spec.params[i];
+            values[i] = v.clamp(p.min, p.max);
         }
     }
     Some(values)

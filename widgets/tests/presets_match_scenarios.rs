@@ -1,5 +1,8 @@
-//! Every widget preset is the same case as the scenario file it names, so the
-//! chapters' one-click presets and `tcpsim run scenarios/FILE` agree.
+//! Presets take their slider values from the scenario files they name (the
+//! build script of `widget-spec`). This checks the other half: that those
+//! sliders rebuild exactly the scenario in the file, so the file sets nothing
+//! the widget cannot show, and a chapter's one-click preset and
+//! `tcpsim run scenarios/FILE` simulate the same case.
 
 use tcp_widgets::params::preset_values;
 use tcp_widgets::run_view::SlowStartParams;

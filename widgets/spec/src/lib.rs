@@ -43,11 +43,11 @@ pub struct ParamSpec {
 pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
-    /// The scenario file in `scenarios/` this preset reproduces; a test keeps
-    /// the two the same case.
+    /// The scenario file in `scenarios/` this preset loads.
     pub scenario: &'static str,
-    /// Parameter values as a reader would write them in a directive.
-    pub values: &'static [(&'static str, &'static str)],
+    /// Every slider's value in base units, read from that file when the crate
+    /// is built (see `build.rs`).
+    pub values: &'static [(&'static str, f64)],
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -59,6 +59,8 @@ pub struct WidgetSpec {
 }
 
 const MS: f64 = 1e6;
+
+include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
 /// Every widget the book can embed.
 pub const WIDGETS: &[WidgetSpec] = &[WidgetSpec {
@@ -136,46 +138,8 @@ pub const WIDGETS: &[WidgetSpec] = &[WidgetSpec {
             log: true,
         },
     ],
-    // Presets name only what differs from the defaults, which are seed 004's
-    // 7 ms case (1 Gbit/s, 512 KiB, initcwnd 10, MSS 1448, 64240-byte SYN window).
-    presets: &[
-        Preset {
-            name: "seed-7ms",
-            title: "512 KiB at 7 ms (seed 004)",
-            scenario: "seed-004-512k-7ms.toml",
-            values: &[],
-        },
-        Preset {
-            name: "seed-5ms",
-            title: "512 KiB at 5 ms, 42340-byte SYN window (seed 004)",
-            scenario: "seed-004-512k-5ms.toml",
-            values: &[("rtt", "5ms"), ("rwnd", "42340")],
-        },
-        Preset {
-            name: "seed-2.8ms",
-            title: "512 KiB at 2.8 ms (seed 004)",
-            scenario: "seed-004-512k-2.8ms.toml",
-            values: &[("rtt", "2.8ms")],
-        },
-        Preset {
-            name: "seed-0.3ms",
-            title: "512 KiB at 0.3 ms (seed 004)",
-            scenario: "seed-004-512k-0.3ms.toml",
-            values: &[("rtt", "0.3ms")],
-        },
-        Preset {
-            name: "initcwnd-100",
-            title: "initcwnd 100 vs a 64240-byte SYN window",
-            scenario: "seed-004-initcwnd-100.toml",
-            values: &[("initcwnd", "100")],
-        },
-        Preset {
-            name: "small-buffer",
-            title: "512 KiB at 7 ms, 40 KiB starting receive buffer",
-            scenario: "slow-start-small-buffer.toml",
-            values: &[("rcvbuf", "40KiB")],
-        },
-    ],
+    // Read from the scenario files at build time (build.rs).
+    presets: SLOW_START_PRESETS,
 }];
 
 // Specs are static tables: two are the same when they name the same thing.
@@ -366,9 +330,21 @@ mod tests {
     fn every_preset_value_is_a_valid_parameter() {
         for w in WIDGETS {
             for p in w.presets {
-                for (k, v) in p.values {
-                    w.check(k, v)
-                        .unwrap_or_else(|e| panic!("{}/{}: {e}", w.name, p.name));
+                // The build script gives a value for every slider, each in range.
+                assert_eq!(p.values.len(), w.params.len(), "{}/{}", w.name, p.name);
+                for &(k, v) in p.values {
+                    let param = w
+                        .param(k)
+                        .unwrap_or_else(|| panic!("{}/{}: no slider {k}", w.name, p.name));
+                    assert!(
+                        param.min <= v && v <= param.max,
+                        "{}/{}: {k} = {} is outside {} to {}",
+                        w.name,
+                        p.name,
+                        param.format(v),
+                        param.format(param.min),
+                        param.format(param.max)
+                    );
                 }
             }
         }

@@ -1,0 +1,25 @@
+// What a widget's sliders read from a parsed scenario file, in base units
+// (ns, bit/s, bytes, segments). Used by the build script to turn each preset's
+// scenario file into slider values; the widgets' tests check that the sliders
+// then rebuild exactly the scenario the file describes.
+
+use sim_core::config::Scenario;
+
+/// `None` for a widget that has no presets yet.
+pub fn slider_values(widget: &str, s: &Scenario) -> Option<Vec<(&'static str, f64)>> {
+    match widget {
+        "slow-start" => Some(vec![
+            (
+                "rtt",
+                (s.path.delay_forward.0 + s.path.delay_reverse.0) as f64,
+            ),
+            ("bandwidth", s.path.rate_bps as f64),
+            ("mss", s.server.sender.mss as f64),
+            ("initcwnd", s.server.sender.initcwnd as f64),
+            ("size", s.app.response_bytes() as f64),
+            ("rwnd", s.client.receiver.syn_window as f64),
+            ("rcvbuf", s.client.receiver.rcvbuf as f64),
+        ]),
+        _ => None,
+    }
+}
