@@ -220,11 +220,7 @@ pub fn flow_totals(run: &RunResult) -> Vec<FlowTotals> {
                 .trace
                 .flow_records(flow)
                 .filter_map(|r| match r.event {
-                    TraceEvent::Sample {
-                        delivered,
-                        retransmits,
-                        ..
-                    } => Some((delivered, retransmits)),
+                    TraceEvent::Sample { delivered, info } => Some((delivered, info.total_retrans)),
                     _ => None,
                 })
                 .last()

@@ -220,18 +220,14 @@ pub fn trace_lines(run: &RunResult) -> String {
                 if retransmit { ", retransmission" } else { "" },
                 if arrives.is_none() { ", DROPPED" } else { "" },
             ),
-            TraceEvent::Sample {
-                delivered,
-                retransmits,
-                cwnd,
-                in_flight,
-                srtt_ns,
-                pacing_rate,
-            } => writeln!(
+            TraceEvent::Sample { delivered, info } => writeln!(
                 out,
-                "{t:.6} sample: delivered {delivered} retrans {retransmits} cwnd {cwnd} in_flight {in_flight} srtt {:.3} ms pacing {:.3} Mbit/s",
-                srtt_ns as f64 / 1e6,
-                pacing_rate as f64 * 8.0 / 1e6
+                "{t:.6} sample: delivered {delivered} retrans {} cwnd {} in_flight {} srtt {:.3} ms pacing {:.3} Mbit/s",
+                info.total_retrans,
+                info.cwnd,
+                info.in_flight,
+                info.srtt_ns as f64 / 1e6,
+                info.pacing_rate as f64 * 8.0 / 1e6
             ),
             TraceEvent::CcMode { side, mode } => {
                 writeln!(out, "{t:.6} {} congestion control mode {mode}", side.name())
@@ -322,12 +318,9 @@ pub fn trace_lines(run: &RunResult) -> String {
 fn samples(run: &RunResult, flow: u16) -> Vec<(u64, u64, u64, u32)> {
     let mut out = vec![(0, 0, 0, run.scenario.server.sender.initcwnd)];
     out.extend(run.trace.flow_records(flow).filter_map(|r| match r.event {
-        TraceEvent::Sample {
-            delivered,
-            retransmits,
-            cwnd,
-            ..
-        } => Some((r.time.0, delivered, retransmits, cwnd)),
+        TraceEvent::Sample { delivered, info } => {
+            Some((r.time.0, delivered, info.total_retrans, info.cwnd))
+        }
         _ => None,
     }));
     out
@@ -425,12 +418,20 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
 /// An `ss -tin`-style line for the server's socket at the end of the run:
 /// congestion control, window scales, RTO, RTT, MSS, cwnd, ssthresh, bytes and
 /// segments, and the send rate cwnd allows (`send` = cwnd × MSS × 8 / srtt).
+///
+/// It reads the run's last `TCP_INFO` sample (taken at the end of every run),
+/// not the packet records, so it stays exact past the trace's packet budget.
 pub fn ss_line(run: &RunResult) -> String {
     let sc = &run.scenario;
-    let mut v = SenderView::new(run);
-    for r in run.trace.flow_records(0) {
-        v.apply(&r.event);
-    }
+    let info = run
+        .trace
+        .flow_records(0)
+        .filter_map(|r| match r.event {
+            TraceEvent::Sample { info, .. } => Some(info),
+            _ => None,
+        })
+        .last()
+        .unwrap_or_default();
     let mss = sc.server.sender.mss as u64;
     let ws = if sc.client.receiver.window_scaling && sc.server.receiver.window_scaling {
         format!(
@@ -440,27 +441,28 @@ pub fn ss_line(run: &RunResult) -> String {
     } else {
         String::new()
     };
-    let srtt = v.srtt_ns.unwrap_or(0);
+    let srtt = info.srtt_ns;
     let send = if srtt > 0 {
-        (v.cwnd as u64 * mss * 8) as f64 / (srtt as f64 / 1e9) / 1e6
+        (info.cwnd as u64 * mss * 8) as f64 / (srtt as f64 / 1e9) / 1e6
     } else {
         0.0
     };
+    let c = info.counters;
     format!(
         "{}{ws} rto:{:.0} rtt:{:.3}/{:.3} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps\n",
         sc.server.sender.congestion_control.name(),
-        v.rto_ns as f64 / 1e6,
+        info.rto_ns as f64 / 1e6,
         srtt as f64 / 1e6,
-        v.rttvar_ns as f64 / 1e6,
-        v.cwnd,
-        v.ssthresh
+        info.rttvar_ns as f64 / 1e6,
+        info.cwnd,
+        info.ssthresh
             .map_or(String::new(), |s| format!(" ssthresh:{s}")),
-        v.bytes_sent,
-        v.bytes_retrans,
-        v.una.saturating_sub(1),
-        v.segs_out,
-        v.segs_in,
-        v.data_segs_out,
+        c.bytes_sent,
+        c.bytes_retrans,
+        info.bytes_acked,
+        c.segs_out,
+        c.segs_in,
+        c.data_segs_out,
     )
 }
 

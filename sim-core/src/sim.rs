@@ -64,6 +64,16 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// When the run ended.
+    pub fn at(&self) -> SimTime {
+        match *self {
+            Outcome::Completed { at }
+            | Outcome::TimeLimit { at }
+            | Outcome::EventLimit { at }
+            | Outcome::Aborted { at } => at,
+        }
+    }
+
     pub fn completed_at(&self) -> Option<SimTime> {
         match self {
             Outcome::Completed { at } => Some(*at),
@@ -336,11 +346,7 @@ impl World {
                 now,
                 TraceEvent::Sample {
                     delivered: f.client.app_received(),
-                    retransmits: f.server.total_retrans(),
-                    cwnd: f.server.cwnd(),
-                    in_flight: f.server.in_flight(),
-                    srtt_ns: f.server.srtt().map_or(0, |d| d.0),
-                    pacing_rate: f.server.pacing_rate(),
+                    info: f.server.info(),
                 },
             );
         }
@@ -497,8 +503,6 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
         let actions = f.apps.poll(now, &f.client, &f.server);
         w.perform(now, flow, actions);
         if w.finished() {
-            // A last reading, so reports see the totals at completion.
-            w.sample(now);
             break Outcome::Completed { at: now };
         }
         if w.aborted() {
@@ -513,6 +517,8 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
             }
         }
     };
+    // A last reading however the run ended, so reports see the final totals.
+    w.sample(outcome.at());
     Ok(RunResult {
         scenario: scenario.clone(),
         trace: w.trace,

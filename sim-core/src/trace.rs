@@ -3,6 +3,7 @@
 //! disagree with each other.
 
 use crate::segment::{Segment, Side};
+use crate::tcp::info::TcpInfo;
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,19 +62,14 @@ pub enum TraceEvent {
     CcMode { side: Side, mode: &'static str },
     /// `sk_pacing_rate` changed (by more than 1/64 since the last record).
     PacingRate { side: Side, bytes_per_sec: u64 },
-    /// A periodic reading of one flow (every `sample_interval`), as iperf3
-    /// and `ss` read `TCP_INFO`: totals so far and the sender's state now.
+    /// A periodic reading of one flow (every `sample_interval`, and at the
+    /// end of the run), as iperf3 and `ss` read `TCP_INFO`: totals so far and
+    /// the data sender's (the server's) state now.
     Sample {
         /// Bytes the client application has read.
         delivered: u64,
-        /// Segments the server has retransmitted (`tcpi_total_retrans`).
-        retransmits: u64,
-        cwnd: u32,
-        /// Segments in flight (`tcp_packets_in_flight`).
-        in_flight: u32,
-        srtt_ns: u64,
-        /// Bytes per second (0: not paced).
-        pacing_rate: u64,
+        /// The server socket's `TCP_INFO`.
+        info: TcpInfo,
     },
     /// Handshake complete on this side.
     Established { side: Side },
@@ -258,22 +254,25 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
                 h.write(b as u64);
             }
         }
-        TraceEvent::Sample {
-            delivered,
-            retransmits,
-            cwnd,
-            in_flight,
-            srtt_ns,
-            pacing_rate,
-        } => {
+        TraceEvent::Sample { delivered, info } => {
             h.write(15);
+            let c = info.counters;
             for v in [
                 delivered,
-                retransmits,
-                cwnd as u64,
-                in_flight as u64,
-                srtt_ns,
-                pacing_rate,
+                info.total_retrans,
+                info.cwnd as u64,
+                info.ssthresh.map_or(u64::MAX, |s| s as u64),
+                info.in_flight as u64,
+                info.srtt_ns,
+                info.rttvar_ns,
+                info.rto_ns,
+                info.pacing_rate,
+                info.bytes_acked,
+                c.segs_out,
+                c.data_segs_out,
+                c.bytes_sent,
+                c.bytes_retrans,
+                c.segs_in,
             ] {
                 h.write(v);
             }

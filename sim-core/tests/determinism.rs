@@ -40,6 +40,12 @@ fn a_packet_budget_bounds_the_trace_but_not_the_hash() {
         sim_core::analysis::cwnd_series(&full.trace, sim_core::segment::Side::Server, 10)
     );
     assert_eq!(bounded.trace.hash(), full.trace.hash());
+    // `ss` reads the socket's own counters, not the packets the trace kept.
+    assert_eq!(
+        sim_core::report::ss_line(&bounded),
+        sim_core::report::ss_line(&full)
+    );
+    assert!(sim_core::report::ss_line(&bounded).contains("bytes_sent:524288"));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 pub mod ack_policy;
 pub mod idle_restart;
+pub mod info;
 pub mod metrics;
 pub mod ooo_queue;
 pub mod pacing;

@@ -22,6 +22,7 @@
 
 use super::ack_policy::{AckDecision, AckPolicy};
 use super::idle_restart::cwnd_restart;
+use super::info::{Counters, TcpInfo};
 use super::ooo_queue::OooQueue;
 use super::pacing::Pacer;
 use super::rack::{Rack, TCP_REORDERING};
@@ -90,6 +91,8 @@ pub struct Socket {
     traced_mode: Option<&'static str>,
     /// Segments retransmitted over the connection's life (`tcpi_total_retrans`).
     total_retrans: u64,
+    /// Segments and bytes sent and received, for `TCP_INFO`.
+    counters: Counters,
     /// cwnd and ssthresh before the timeout, to restore if it proves
     /// spurious (`tcp_init_undo`: prior_cwnd, prior_ssthresh).
     undo: Option<(u32, u32)>,
@@ -188,6 +191,7 @@ impl Socket {
             traced_mode: None,
             min_rtt: None,
             total_retrans: 0,
+            counters: Counters::default(),
             undo: None,
             ts_recent: 0,
             max_packets_out: 0,
@@ -286,6 +290,23 @@ impl Socket {
     /// Payload bytes written and acknowledged by the peer.
     pub fn bytes_acked(&self) -> u64 {
         self.snd_una.saturating_sub(1)
+    }
+
+    /// The socket's `TCP_INFO` now.
+    pub fn info(&self) -> TcpInfo {
+        TcpInfo {
+            counters: self.counters,
+            bytes_acked: self.bytes_acked(),
+            total_retrans: self.total_retrans,
+            cwnd: self.cb.cwnd,
+            ssthresh: (self.cb.ssthresh < crate::cc::TCP_INFINITE_SSTHRESH)
+                .then_some(self.cb.ssthresh),
+            in_flight: self.in_flight(),
+            srtt_ns: self.rtt.srtt().map_or(0, |d| d.0),
+            rttvar_ns: self.rtt.rttvar().0,
+            rto_ns: self.rtt.rto().0,
+            pacing_rate: self.pacing_rate(),
+        }
     }
 
     /// Segments retransmitted so far (`tcpi_total_retrans`).
@@ -546,6 +567,7 @@ impl Socket {
     }
 
     pub fn handle_segment(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        self.counters.on_receive();
         match self.state {
             State::Listen => {
                 if seg.flags.syn && !seg.flags.ack {
@@ -1151,6 +1173,14 @@ impl Socket {
     /// Returns the segment and, for data, its flight number and whether it is
     /// a retransmission.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        let out = self.next_segment(now);
+        if let Some((seg, _, retransmit)) = &out {
+            self.counters.on_send(seg.len, *retransmit);
+        }
+        out
+    }
+
+    fn next_segment(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
         if self.aborted {
             return None;
         }

@@ -1,0 +1,57 @@
+//! What `getsockopt(TCP_INFO)` reports, as far as the model has it: the
+//! readings iperf3 takes every interval and `ss -tin` prints.
+//!
+//! The counters are kept by the socket as it sends and receives, so periodic
+//! samples of them stay exact on runs long enough for the trace to stop
+//! storing packet records.
+
+/// Counters the socket keeps over its life (`tcp_sock`'s `segs_out`,
+/// `data_segs_out`, `bytes_sent`, `bytes_retrans`, `segs_in`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub segs_out: u64,
+    pub data_segs_out: u64,
+    /// Payload bytes sent, retransmissions included (`tcpi_bytes_sent`).
+    pub bytes_sent: u64,
+    pub bytes_retrans: u64,
+    pub segs_in: u64,
+}
+
+impl Counters {
+    /// One segment went out with `len` payload bytes.
+    pub fn on_send(&mut self, len: u32, retransmit: bool) {
+        self.segs_out += 1;
+        if len > 0 {
+            self.data_segs_out += 1;
+            self.bytes_sent += len as u64;
+            if retransmit {
+                self.bytes_retrans += len as u64;
+            }
+        }
+    }
+
+    pub fn on_receive(&mut self) {
+        self.segs_in += 1;
+    }
+}
+
+/// One reading of a socket.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpInfo {
+    pub counters: Counters,
+    /// Bytes the peer has acknowledged (`tcpi_bytes_acked`).
+    pub bytes_acked: u64,
+    /// Segments retransmitted (`tcpi_total_retrans`).
+    pub total_retrans: u64,
+    pub cwnd: u32,
+    /// `None` while still the initial "infinite" value.
+    pub ssthresh: Option<u32>,
+    /// Segments in flight (`tcp_packets_in_flight`).
+    pub in_flight: u32,
+    /// 0 before the first RTT sample.
+    pub srtt_ns: u64,
+    pub rttvar_ns: u64,
+    pub rto_ns: u64,
+    /// `sk_pacing_rate`, bytes per second (0: not paced).
+    pub pacing_rate: u64,
+}
