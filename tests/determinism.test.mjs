@@ -38,3 +38,25 @@ test("every preset's trace hash is the same in the browser as natively", async (
   assert.deepEqual(problems.console, []);
   await close();
 });
+
+test("the 30 s lossy CUBIC benchmark run is bit-for-bit the native run", async () => {
+  // Benchmark (c): 280,000 events, 1e-4 random loss, SACK recovery, CUBIC's
+  // cube root: the long run where a float or integer-width difference between
+  // wasm32 and x86-64 would show.
+  const root = join(import.meta.dirname, "..");
+  const out = execFileSync("cargo", ["run", "--quiet", "-p", "tcp-widgets", "--example", "benchmarks"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  const native = out.split("\n").find((l) => l.startsWith("c "));
+  assert.match(native, /^c \d+ [0-9a-f]{16} \d+$/);
+  const { page, problems, close } = await openPage(env, "slow-start.html");
+  await page.waitForSelector("#slow-start-1 .tw-root");
+  const inBrowser = await page.evaluate(async () => {
+    const mod = await import(new URL("generated/widgets/tcp_widgets.js", document.baseURI).href);
+    return mod.benchmark("c");
+  });
+  assert.equal(`c ${inBrowser}`, native);
+  assert.deepEqual(problems.console, []);
+  await close();
+});

@@ -7,6 +7,7 @@
 //! machine: quote them with the machine named.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sim_core::benchmarks;
 use sim_core::scenario_file;
 use sim_core::sim;
 use std::hint::black_box;
@@ -21,35 +22,19 @@ fn cases() -> Vec<(&'static str, sim_core::config::Scenario)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let seed_004 = std::fs::read_to_string(root.join("seed-004-512k-7ms.toml")).unwrap();
     let sndbuf = std::fs::read_to_string(root.join("seed-000-so-sndbuf-16k.toml")).unwrap();
-    let lfn = |cc: &str| {
-        scenario(&format!(
-            r#"
-format = 1
-time_limit = "30s"
-seed = 1
-[path]
-rate = "1Gbit"
-rtt = "210ms"
-loss = 0.0001
-queue_bdp = 1.0
-[server.sysctl]
-"net.ipv4.tcp_congestion_control" = "{cc}"
-"net.core.wmem_max" = 26214400
-"net.ipv4.tcp_wmem" = "4096 87380 26214400"
-[client.sysctl]
-"net.core.rmem_max" = 34952000
-"net.ipv4.tcp_rmem" = "4096 87380 34952000"
-[app]
-type = "request-response"
-response = "10GiB"
-"#
-        ))
-    };
     vec![
         ("a_512k_slow_start_7ms", scenario(&seed_004)),
         ("b_22mb_so_sndbuf_16k_100mbit_20ms", scenario(&sndbuf)),
-        ("c_30s_cubic_1gbit_210ms_loss_1e-4", lfn("cubic")),
-        ("d_30s_bbr_1gbit_210ms_loss_1e-4", lfn("bbr")),
+        // Built in code so the browser benchmark runs the very same case
+        // (`cargo xtask bench`); `sim_core::benchmarks` tests it against the file form.
+        (
+            "c_30s_cubic_1gbit_210ms_loss_1e-4",
+            benchmarks::by_name("c").unwrap(),
+        ),
+        (
+            "d_30s_bbr_1gbit_210ms_loss_1e-4",
+            benchmarks::by_name("d").unwrap(),
+        ),
     ]
 }
 

@@ -18,6 +18,7 @@
 
 pub mod analysis;
 pub mod app;
+pub mod benchmarks;
 pub mod cc;
 pub mod config;
 pub mod event_queue;

@@ -33,6 +33,30 @@ pub fn preset_trace_hash(widget: &str, preset: &str) -> String {
     }
 }
 
+/// Runs benchmark scenario `name` (`"c"`: 30 s of CUBIC at 1 Gbit/s and
+/// 210 ms with 1e-4 loss; `"d"`: the same with BBR) and returns
+/// `"EVENTS HASH DELIVERED"` (the hash in hex, delivered in bytes), or
+/// `"none"` for an unknown name. `cargo xtask bench` times it in Chromium; the
+/// browser tests compare the hash with the native run's.
+#[wasm_bindgen]
+pub fn benchmark(name: &str) -> String {
+    let Some(scenario) = sim_core::benchmarks::by_name(name) else {
+        return "none".into();
+    };
+    match sim_core::sim::run(&scenario) {
+        Ok(run) => format!(
+            "{} {:016x} {}",
+            run.events,
+            run.trace.hash(),
+            sim_core::analysis::flow_totals(&run)
+                .iter()
+                .map(|f| f.delivered)
+                .sum::<u64>()
+        ),
+        Err(_) => "none".into(),
+    }
+}
+
 /// Mounts every widget placeholder on the page that is not mounted yet and
 /// returns how many it mounted. An unknown widget name gets a visible error
 /// box instead of a blank space.

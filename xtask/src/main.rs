@@ -8,8 +8,10 @@
 //!   tests on the built book.
 //! - `build`  writes the static site to `book/` and prints what the slow-start
 //!   page transfers.
+//! - `bench`  builds the site and times the simulator in headless Chromium.
 //! - `install-tools` installs the pinned tools only.
 
+mod bench;
 mod build;
 mod serve;
 mod sh;
@@ -18,11 +20,12 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve|test|build|install-tools>
+const USAGE: &str = "usage: cargo xtask <serve|test|build|bench|install-tools>
 
   serve           install what is missing, build, serve at http://127.0.0.1:3000, rebuild on change
   test            install what is missing, run every test (Rust, preprocessor, browser)
   build           build the static site into book/ and report its JS+wasm size
+  bench           build, then time the simulator (wasm) in headless Chromium
   install-tools   install the pinned tools only";
 
 fn main() -> ExitCode {
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
         Some("serve") => serve::run(),
         Some("test") => test::run(),
         Some("build") => build::run().map(|_| ()),
+        Some("bench") => bench::run(),
         Some("install-tools") => tools::ensure(tools::Need::Everything),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -1,0 +1,89 @@
+//! The long-fat-network benchmark scenarios, (c) and (d): 30 s of one flow
+//! at 1 Gbit/s with a 210 ms RTT and 1e-4 random loss, socket buffers raised
+//! to the path's 26 MB bandwidth-delay product so that congestion control,
+//! not a buffer, sets the rate.
+//!
+//! Built in code rather than read from a file so that the browser benchmark
+//! (which has no TOML parser in its bundle) runs exactly what `cargo bench`
+//! runs; a test checks the two against the same case written as a scenario file.
+
+use crate::cc::Algorithm;
+use crate::config::{PathConfig, Scenario};
+use crate::time::SimDuration;
+
+/// 1 Gbit/s × 210 ms.
+const BDP_BYTES: u64 = 26_250_000;
+
+/// Scenario (c) with `cubic`, (d) with `bbr`.
+pub fn lfn_30s(cc: Algorithm) -> Scenario {
+    let mut s = Scenario::default();
+    s.path = PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(210));
+    s.path.loss = 1e-4;
+    s.path.queue_bytes = BDP_BYTES;
+    s.time_limit = SimDuration::from_secs(30);
+    s.seed = 1;
+    // The server pushes as soon as the connection is up, more than 30 s can carry.
+    s.app.request = Vec::new();
+    s.app.response = vec![10 << 30];
+    let server = &mut s.server.sender;
+    server.congestion_control = cc;
+    // net.ipv4.tcp_wmem = "4096 87380 26214400"
+    server.sndbuf = 87_380;
+    server.sndbuf_max = 26_214_400;
+    // net.ipv4.tcp_rmem = "4096 87380 34952000" on the client, with rmem_max
+    // as large: window scale ilog2(34952000) − 15 = 10.
+    let client = &mut s.client.receiver;
+    client.rcvbuf = 87_380;
+    client.rcvbuf_max = 34_952_000;
+    client.wscale = 10;
+    client.syn_window = client.initial_window(s.client.sender.mss);
+    s
+}
+
+/// The benchmark scenarios by the letter the benchmark report uses.
+pub fn by_name(name: &str) -> Option<Scenario> {
+    match name {
+        "c" => Some(lfn_30s(Algorithm::by_name("cubic").ok()?)),
+        "d" => Some(lfn_30s(Algorithm::by_name("bbr").ok()?)),
+        _ => None,
+    }
+}
+
+#[cfg(all(test, feature = "scenario-file"))]
+mod tests {
+    use super::*;
+
+    /// The same case as a reader would write it.
+    fn from_file(cc: &str) -> Scenario {
+        let text = format!(
+            r#"
+format = 1
+time_limit = "30s"
+seed = 1
+[path]
+rate = "1Gbit"
+rtt = "210ms"
+loss = 0.0001
+queue_bdp = 1.0
+[server.sysctl]
+"net.ipv4.tcp_congestion_control" = "{cc}"
+"net.core.wmem_max" = 26214400
+"net.ipv4.tcp_wmem" = "4096 87380 26214400"
+[client.sysctl]
+"net.core.rmem_max" = 34952000
+"net.ipv4.tcp_rmem" = "4096 87380 34952000"
+[app]
+type = "request-response"
+response = "10GiB"
+"#
+        );
+        crate::scenario_file::parse(&text).unwrap().1
+    }
+
+    #[test]
+    fn the_coded_scenarios_are_the_scenario_file() {
+        assert_eq!(by_name("c").unwrap(), from_file("cubic"));
+        assert_eq!(by_name("d").unwrap(), from_file("bbr"));
+        assert!(by_name("e").is_none());
+    }
+}

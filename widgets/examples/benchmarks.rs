@@ -1,0 +1,9 @@
+//! Prints what the browser benchmark's scenarios give natively, through the
+//! same function the browser calls: `cargo run -p tcp-widgets --example benchmarks`.
+//! Each line: `NAME EVENTS HASH DELIVERED`.
+
+fn main() {
+    for name in ["c", "d"] {
+        println!("{name} {}", tcp_widgets::benchmark(name));
+    }
+}
