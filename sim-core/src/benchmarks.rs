@@ -16,12 +16,16 @@ const BDP_BYTES: u64 = 26_250_000;
 
 /// Scenario (c) with `cubic`, (d) with `bbr`.
 pub fn lfn_30s(cc: Algorithm) -> Scenario {
-    let mut s = Scenario::default();
-    s.path = PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(210));
-    s.path.loss = 1e-4;
-    s.path.queue_bytes = BDP_BYTES;
-    s.time_limit = SimDuration::from_secs(30);
-    s.seed = 1;
+    let mut s = Scenario {
+        path: PathConfig {
+            loss: 1e-4,
+            queue_bytes: BDP_BYTES,
+            ..PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(210))
+        },
+        time_limit: SimDuration::from_secs(30),
+        seed: 1,
+        ..Scenario::default()
+    };
     // The server pushes as soon as the connection is up, more than 30 s can carry.
     s.app.request = Vec::new();
     s.app.response = vec![10 << 30];
