@@ -1,7 +1,10 @@
 //! Simulator speed on the book's heavy cases: `cargo bench -p sim-core`.
 //!
 //! Throughput is reported in simulator events per second (criterion's
-//! "elements"), alongside the wall time per run. (c) and (d) raise the socket
+//! "elements"), alongside the wall time per run. An event is one the model
+//! acts on (a segment arriving, a timer expiring, an application step, a
+//! sample); queue entries that only turn out to be superseded timers are not
+//! counted. (c) and (d) raise the socket
 //! buffers to the path's 26 MB BDP, as the LFN case does, so that congestion
 //! control rather than a buffer decides the rate. Figures depend on the
 //! machine: quote them with the machine named.
