@@ -220,7 +220,9 @@ pub fn flow_totals(run: &RunResult) -> Vec<FlowTotals> {
                 .trace
                 .flow_records(flow)
                 .filter_map(|r| match r.event {
-                    TraceEvent::Sample { delivered, info } => Some((delivered, info.total_retrans)),
+                    TraceEvent::Sample {
+                        delivered, info, ..
+                    } => Some((delivered, info.total_retrans)),
                     _ => None,
                 })
                 .last()

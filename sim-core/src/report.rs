@@ -220,7 +220,9 @@ pub fn trace_lines(run: &RunResult) -> String {
                 if retransmit { ", retransmission" } else { "" },
                 if arrives.is_none() { ", DROPPED" } else { "" },
             ),
-            TraceEvent::Sample { delivered, info } => writeln!(
+            TraceEvent::Sample {
+                delivered, info, ..
+            } => writeln!(
                 out,
                 "{t:.6} sample: delivered {delivered} retrans {} cwnd {} in_flight {} srtt {:.3} ms pacing {:.3} Mbit/s",
                 info.total_retrans,
@@ -314,13 +316,56 @@ pub fn trace_lines(run: &RunResult) -> String {
     out
 }
 
+/// One row per periodic sample (every `sample_interval`, and at the end),
+/// for every flow: the client's bytes read, the server socket's `TCP_INFO`
+/// (cwnd, ssthresh, in flight, RTT, RTO, pacing rate, retransmissions, the
+/// peer's window), its send buffer (size, charged, not yet sent) and the
+/// client's receive buffer (size, unread). Unlike `csv_series`, it reads only
+/// the samples, so it covers runs of any length; set `sample_interval` as fine
+/// as 1 ms for short transfers.
+pub fn csv_samples(run: &RunResult) -> String {
+    let mut out = String::from(
+        "time_ms,flow,delivered_bytes,cwnd,ssthresh,in_flight,srtt_ms,rto_ms,pacing_rate_bps,retransmits,snd_wnd,sndbuf,wmem_queued,notsent_bytes,rcvbuf,rcv_unread\n",
+    );
+    for r in run.trace.records() {
+        let TraceEvent::Sample {
+            delivered,
+            info,
+            client,
+        } = r.event
+        else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "{:.3},{},{delivered},{},{},{},{:.3},{:.0},{},{},{},{},{},{},{},{}",
+            r.time.0 as f64 / 1e6,
+            r.flow,
+            info.cwnd,
+            info.ssthresh.map_or(String::new(), |s| s.to_string()),
+            info.in_flight,
+            info.srtt_ns as f64 / 1e6,
+            info.rto_ns as f64 / 1e6,
+            info.pacing_rate * 8,
+            info.total_retrans,
+            info.snd_wnd,
+            info.sndbuf,
+            info.wmem_queued,
+            info.notsent_bytes,
+            client.rcvbuf,
+            client.unread,
+        );
+    }
+    out
+}
+
 /// One flow's readings for the iperf report: (time ns, delivered, retransmits, cwnd).
 fn samples(run: &RunResult, flow: u16) -> Vec<(u64, u64, u64, u32)> {
     let mut out = vec![(0, 0, 0, run.scenario.server.sender.initcwnd)];
     out.extend(run.trace.flow_records(flow).filter_map(|r| match r.event {
-        TraceEvent::Sample { delivered, info } => {
-            Some((r.time.0, delivered, info.total_retrans, info.cwnd))
-        }
+        TraceEvent::Sample {
+            delivered, info, ..
+        } => Some((r.time.0, delivered, info.total_retrans, info.cwnd)),
         _ => None,
     }));
     out

@@ -347,6 +347,7 @@ impl World {
                 TraceEvent::Sample {
                     delivered: f.client.app_received(),
                     info: f.server.info(),
+                    client: f.client.recv_info(),
                 },
             );
         }

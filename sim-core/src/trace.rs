@@ -3,7 +3,7 @@
 //! disagree with each other.
 
 use crate::segment::{Segment, Side};
-use crate::tcp::info::TcpInfo;
+use crate::tcp::info::{RecvInfo, TcpInfo};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +70,8 @@ pub enum TraceEvent {
         delivered: u64,
         /// The server socket's `TCP_INFO`.
         info: TcpInfo,
+        /// The client's receive buffer.
+        client: RecvInfo,
     },
     /// Handshake complete on this side.
     Established { side: Side },
@@ -254,7 +256,11 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
                 h.write(b as u64);
             }
         }
-        TraceEvent::Sample { delivered, info } => {
+        TraceEvent::Sample {
+            delivered,
+            info,
+            client,
+        } => {
             h.write(15);
             let c = info.counters;
             for v in [
@@ -273,6 +279,12 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
                 c.bytes_sent,
                 c.bytes_retrans,
                 c.segs_in,
+                info.snd_wnd,
+                info.sndbuf,
+                info.wmem_queued,
+                info.notsent_bytes,
+                client.rcvbuf,
+                client.unread,
             ] {
                 h.write(v);
             }

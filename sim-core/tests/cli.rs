@@ -167,6 +167,26 @@ fn the_iperf_report_adds_up_to_the_whole_transfer() {
 }
 
 #[test]
+fn the_samples_csv_has_one_row_per_sample_with_buffer_use() {
+    let file = scenarios().join("seed-000-so-sndbuf-16k.toml");
+    let out =
+        String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "samples"]).stdout)
+            .unwrap();
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[0], "time_ms");
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // Every 100 ms over the ~25 s transfer, plus the final reading.
+    assert!(rows.len() > 240, "{} rows", rows.len());
+    assert_eq!(rows[0][col("time_ms")], "100.000");
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    assert!(rows.iter().all(|r| r[col("sndbuf")] == "32000"));
+    let last = rows.last().unwrap();
+    assert_eq!(last[col("delivered_bytes")], "22000000");
+}
+
+#[test]
 fn the_ss_line_describes_the_servers_socket() {
     let file = scenarios().join("seed-004-512k-7ms.toml");
     let out = String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "ss"]).stdout)

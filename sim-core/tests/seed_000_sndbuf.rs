@@ -49,3 +49,52 @@ fn with_wmem_max_raised_the_buffer_covers_the_bdp() {
     let t = secs(&scenario_file("seed-000-so-sndbuf-256k.toml"));
     assert!(t > 1.82 && t < 2.8, "{t:.2} s");
 }
+
+/// The periodic samples show why: the doubled 16 KB buffer stays charged
+/// nearly full all through the transfer, while only 8 to 12 segments of
+/// payload are in flight.
+#[test]
+fn samples_show_the_send_buffer_full_while_little_is_in_flight() {
+    use sim_core::tcp::info::TcpInfo;
+    use sim_core::tcp::send_buffer::truesize;
+    use sim_core::trace::TraceEvent;
+    let r = run(&scenario_file("seed-000-so-sndbuf-16k.toml"));
+    let samples: Vec<(u64, TcpInfo)> = r
+        .trace
+        .records()
+        .iter()
+        .filter_map(|x| match x.event {
+            TraceEvent::Sample {
+                delivered, info, ..
+            } => Some((delivered, info)),
+            _ => None,
+        })
+        .collect();
+    let total = r.scenario.app.response_bytes();
+    // From the second sample (the first is still in slow start) until the
+    // application has written its last bytes.
+    let busy: Vec<&TcpInfo> = samples
+        .iter()
+        .skip(1)
+        .filter(|(d, _)| *d + 200_000 < total)
+        .map(|(_, i)| i)
+        .collect();
+    assert!(busy.len() > 200, "{} samples", busy.len());
+    let skb = truesize(1448);
+    let mut full = 0;
+    for info in &busy {
+        assert_eq!(info.sndbuf, 32_000, "SO_SNDBUF 16000, doubled");
+        // A blocked writer is woken only once the charge falls to 2/3 of the
+        // buffer (sk_stream_write_space), so it never sits lower than that.
+        assert!(
+            info.wmem_queued + skb > info.sndbuf * 2 / 3,
+            "{} of {} charged",
+            info.wmem_queued,
+            info.sndbuf
+        );
+        full += (info.wmem_queued + skb > info.sndbuf) as usize;
+        // 32,000 B at 1448 + 1280 B per segment holds at most 12 segments.
+        assert!((8..=12).contains(&info.in_flight), "{}", info.in_flight);
+    }
+    assert!(full * 10 > busy.len() * 9, "{full} of {} full", busy.len());
+}

@@ -62,3 +62,41 @@ fn at_0_1ms_the_same_window_costs_almost_nothing() {
     let secs = upload_secs(&run("seed-001-so-rcvbuf-8k-0.1ms.toml"));
     assert!(secs < 0.011, "{secs:.4} s");
 }
+
+/// Case 6 seen in the periodic samples: the client's unread data fills its
+/// receive buffer, the server sees a zero window, and the rest of the
+/// response waits unsent in the server's send buffer.
+#[test]
+fn samples_show_the_unread_buffer_and_the_closed_window() {
+    use sim_core::trace::TraceEvent;
+    let r = run("seed-001-receiver-stops-reading.toml");
+    let last = r
+        .trace
+        .records()
+        .iter()
+        .filter_map(|x| match x.event {
+            TraceEvent::Sample { info, client, .. } if x.time.0 == 1_000_000_000 => {
+                Some((info, client))
+            }
+            _ => None,
+        })
+        .next()
+        .expect("a sample at 1 s");
+    let (server, client) = last;
+    assert_eq!(server.snd_wnd, 0);
+    assert_eq!(server.in_flight, 0);
+    // Everything acknowledged sits unread at the client.
+    assert_eq!(client.unread, server.bytes_acked);
+    assert!(client.unread > 0 && client.unread <= client.rcvbuf);
+    // The server's send buffer holds unsent data, charged above the 2/3 at
+    // which a blocked writer would be woken, so the application's write
+    // stays blocked on the rest.
+    assert!(server.notsent_bytes > 0);
+    assert!(
+        server.wmem_queued > server.sndbuf * 2 / 3,
+        "{} of {}",
+        server.wmem_queued,
+        server.sndbuf
+    );
+    assert!(server.notsent_bytes + server.bytes_acked < r.scenario.app.response_bytes());
+}

@@ -52,6 +52,8 @@ enum Command {
 enum Format {
     Json,
     Csv,
+    /// One row per flow per `sample_interval`: TCP_INFO and buffer use.
+    Samples,
     Iperf,
     Ss,
     TcpMetrics,
@@ -102,6 +104,7 @@ fn run(file: &PathBuf, format: Format, interval: &str) -> Result<String, String>
     let result = sim::run(&scenario).map_err(|e| e.to_string())?;
     Ok(match format {
         Format::Csv => report::csv_series(&result),
+        Format::Samples => report::csv_samples(&result),
         Format::Trace => report::trace_lines(&result),
         Format::Iperf => report::iperf(&result, interval),
         Format::Ss => report::ss_line(&result),

@@ -54,4 +54,20 @@ pub struct TcpInfo {
     pub rto_ns: u64,
     /// `sk_pacing_rate`, bytes per second (0: not paced).
     pub pacing_rate: u64,
+    /// The window the peer advertised, in bytes (`tcpi_snd_wnd`).
+    pub snd_wnd: u64,
+    /// Send buffer: its size (`sk_sndbuf`), what the queued skbs are charged
+    /// (`sk_wmem_queued`), and the bytes written but not yet sent
+    /// (`tcpi_notsent_bytes`).
+    pub sndbuf: u64,
+    pub wmem_queued: u64,
+    pub notsent_bytes: u64,
+}
+
+/// The receiving side of a socket: its buffer (`sk_rcvbuf`) and the bytes
+/// received that the application has not read yet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecvInfo {
+    pub rcvbuf: u64,
+    pub unread: u64,
 }

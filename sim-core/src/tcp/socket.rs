@@ -22,7 +22,7 @@
 
 use super::ack_policy::{AckDecision, AckPolicy};
 use super::idle_restart::cwnd_restart;
-use super::info::{Counters, TcpInfo};
+use super::info::{Counters, RecvInfo, TcpInfo};
 use super::ooo_queue::OooQueue;
 use super::pacing::Pacer;
 use super::rack::{Rack, TCP_REORDERING};
@@ -306,6 +306,20 @@ impl Socket {
             rttvar_ns: self.rtt.rttvar().0,
             rto_ns: self.rtt.rto().0,
             pacing_rate: self.pacing_rate(),
+            snd_wnd: self.snd_wnd,
+            sndbuf: self.sbuf.sndbuf,
+            wmem_queued: self
+                .sbuf
+                .wmem_queued(self.write_end.saturating_sub(self.snd_una)),
+            notsent_bytes: self.write_end.saturating_sub(self.snd_nxt),
+        }
+    }
+
+    /// The receive side's buffer and unread bytes now.
+    pub fn recv_info(&self) -> RecvInfo {
+        RecvInfo {
+            rcvbuf: self.rwin.rcvbuf(),
+            unread: self.unread(),
         }
     }
 
