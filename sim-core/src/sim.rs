@@ -284,14 +284,7 @@ impl World {
                     }
                     self.drive_writer(now, flow, side);
                 }
-                Action::Write { side, bytes, more } => {
-                    let mut trace = std::mem::take(&mut self.trace);
-                    self.flows[flow as usize]
-                        .socket(side)
-                        .app_write(now, bytes, more, &mut trace);
-                    self.trace = trace;
-                    self.pump(now, flow, side);
-                }
+                Action::Write { side, bytes, more } => self.write(now, flow, side, bytes, more),
                 Action::StartLater { index, at } => {
                     self.queue.push(at, Event::AppStart { flow, index })
                 }
@@ -307,6 +300,17 @@ impl World {
         }
     }
 
+    /// One `write()` call by `side`'s application, and whatever TCP sends at once.
+    fn write(&mut self, now: SimTime, flow: u16, side: Side, bytes: u64, more: bool) {
+        self.trace.set_flow(flow);
+        let mut trace = std::mem::take(&mut self.trace);
+        self.flows[flow as usize]
+            .socket(side)
+            .app_write(now, bytes, more, &mut trace);
+        self.trace = trace;
+        self.pump(now, flow, side);
+    }
+
     /// Lets `side`'s chunked writer make every `write()` it can at `now`, and
     /// queues its wake-up for the next chunk.
     fn drive_writer(&mut self, now: SimTime, flow: u16, side: Side) {
@@ -317,15 +321,7 @@ impl World {
                 return;
             };
             match writer.step(now, blocked) {
-                Step::Write { bytes, more } => {
-                    self.trace.set_flow(flow);
-                    let mut trace = std::mem::take(&mut self.trace);
-                    self.flows[f]
-                        .socket(side)
-                        .app_write(now, bytes, more, &mut trace);
-                    self.trace = trace;
-                    self.pump(now, flow, side);
-                }
+                Step::Write { bytes, more } => self.write(now, flow, side, bytes, more),
                 Step::WakeAt(t) => {
                     if *wake != Some(t) {
                         *wake = Some(t);
