@@ -64,7 +64,12 @@ fn restarting_after_idle_or_reconnecting_costs_slow_start_again() {
 // framework's time per chunk (31 µs) is fitted to the 1 KB figure, so these
 // tests check what follows from it, not the fitted number itself.
 
-const CHUNK_COST_MS: f64 = 0.031;
+/// The file's response size, chunk size and per-chunk cost, and its RTT.
+fn transbuf(name: &str) -> (u64, u64, SimDuration, SimDuration) {
+    let s = scenario_file(name);
+    let w = s.app.server_writes.expect("a transfer buffer");
+    (s.app.response_bytes(), w.size, w.cost, s.path.rtt())
+}
 
 #[test]
 fn a_1k_transfer_buffer_makes_the_rpc_writer_set_the_pace() {
@@ -72,8 +77,10 @@ fn a_1k_transfer_buffer_makes_the_rpc_writer_set_the_pace() {
     // 4,000,000 B in 1 KiB writes is 3,907 chunks, each prepared before it is
     // written: the read lasts the request's round trip plus the chunks, to
     // within the last chunk's trip across the line.
-    let chunks = 4_000_000f64 / 1024.0;
-    let writer_bound = 4.0 + chunks.ceil() * CHUNK_COST_MS;
+    let (bytes, size, cost, rtt) = transbuf("seed-002-rpc-transbuf-1k.toml");
+    let chunks = bytes.div_ceil(size);
+    assert_eq!(chunks, 3907);
+    let writer_bound = rtt.as_millis_f64() + chunks as f64 * cost.as_millis_f64();
     assert!(
         small >= writer_bound && small - writer_bound < 2.5,
         "{small:.2} ms vs {writer_bound:.2} ms"
@@ -119,12 +126,14 @@ fn with_tcp_nodelay_each_1k_chunk_leaves_as_its_own_segment_one_cost_apart() {
         .take_while(|&(t, _)| t < second_read + SimDuration::from_secs(1))
         .collect();
     // 3,906 full chunks and a 256-byte tail, nothing coalesced or split.
-    assert_eq!(sends.len(), 3907);
-    assert!(sends[..3906].iter().all(|&(_, len)| len == 1024));
-    assert_eq!(sends[3906].1, 256);
+    let (bytes, size, cost, _) = transbuf("seed-002-rpc-transbuf-1k.toml");
+    let full = (bytes / size) as usize;
+    assert_eq!(sends.len(), full + 1);
+    assert!(sends[..full].iter().all(|&(_, len)| len as u64 == size));
+    assert_eq!(sends[full].1 as u64, bytes % size);
     // The writer is slower than the window: every chunk is sent the moment it
     // is written, exactly one chunk cost after the one before.
     for pair in sends.windows(2) {
-        assert_eq!(pair[1].0 - pair[0].0, SimDuration::from_micros(31));
+        assert_eq!(pair[1].0 - pair[0].0, cost);
     }
 }

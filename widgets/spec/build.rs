@@ -17,6 +17,7 @@ fn main() {
     println!("cargo::rerun-if-changed=presets");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let mut widgets: Vec<&str> = list::PRESET_SOURCES.iter().map(|p| p.widget).collect();
+    widgets.sort_unstable();
     widgets.dedup();
     let mut out = String::new();
     for widget in widgets {
