@@ -21,6 +21,13 @@ fn scenario(text: &str) -> sim_core::config::Scenario {
         .1
 }
 
+/// (c) storing no per-packet records: what the model itself costs, apart
+/// from recording ~750,000 packet records (about 130 MB) of trace.
+fn without_packet_records(mut s: sim_core::config::Scenario) -> sim_core::config::Scenario {
+    s.trace_packet_budget = 0;
+    s
+}
+
 fn cases() -> Vec<(&'static str, sim_core::config::Scenario)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let seed_004 = std::fs::read_to_string(root.join("seed-004-512k-7ms.toml")).unwrap();
@@ -33,6 +40,10 @@ fn cases() -> Vec<(&'static str, sim_core::config::Scenario)> {
         (
             "c_30s_cubic_1gbit_210ms_loss_1e-4",
             benchmarks::by_name("c").unwrap(),
+        ),
+        (
+            "c_30s_cubic_without_packet_records",
+            without_packet_records(benchmarks::by_name("c").unwrap()),
         ),
         (
             "d_30s_bbr_1gbit_210ms_loss_1e-4",
