@@ -299,6 +299,15 @@ pub fn trace_lines(run: &RunResult) -> String {
                     side.name()
                 )
             }
+            TraceEvent::SendHeld {
+                side,
+                reason,
+                bytes,
+            } => writeln!(
+                out,
+                "{t:.6} {} holds {bytes} bytes back ({reason})",
+                side.name()
+            ),
             TraceEvent::ZeroWindowProbe { side, probes } => {
                 writeln!(out, "{t:.6} {} zero-window probe #{probes}", side.name())
             }

@@ -105,6 +105,9 @@ struct Flow {
     /// per expiry instead of one per ACK: re-arming on every move made a third
     /// of all events superseded timers.
     timer_queued: [Option<SimTime>; 2],
+    /// Whether each side's last pump ended with a small segment held back
+    /// (Nagle or cork), so a hold is recorded once, when it begins.
+    held: [bool; 2],
     apps: AppState,
     /// Each side's RPC-framework writer, if the scenario has one, and the
     /// time of its queued wake-up.
@@ -143,6 +146,7 @@ impl Flow {
             client,
             server,
             timer_queued: [None, None],
+            held: [false, false],
             apps: AppState::new(app.clone()),
             writers: [writer(app.client_writes), writer(app.server_writes)],
         }
@@ -215,6 +219,21 @@ impl World {
                 None => self.trace.push(now, TraceEvent::SegmentDropped { seg }),
             }
         }
+        let held = self.flows[f].socket(side).held();
+        if held.is_some() != self.flows[f].held[slot(side)] {
+            self.flows[f].held[slot(side)] = held.is_some();
+            if let Some((hold, bytes)) = held {
+                let reason = hold.name();
+                self.trace.push(
+                    now,
+                    TraceEvent::SendHeld {
+                        side,
+                        reason,
+                        bytes,
+                    },
+                );
+            }
+        }
         let wanted = self.flows[f].socket(side).poll_timeout();
         let queued = &mut self.flows[f].timer_queued[slot(side)];
         if let Some(t) = wanted
@@ -262,6 +281,7 @@ impl World {
         fl.client = client;
         fl.server = server;
         fl.timer_queued = [None, None];
+        fl.held = [false, false];
         for (w, wake) in fl.writers.iter_mut().flatten() {
             // A new connection starts with nothing half-written.
             *w = ChunkedWriter::new(w.config());

@@ -46,6 +46,14 @@ pub enum TraceEvent {
         rttvar_ns: u64,
         rto_ns: u64,
     },
+    /// `side` has `bytes` (less than one MSS) ready to send and may send
+    /// them, but `reason` (`"nagle"` or `"cork"`) holds them back. Recorded
+    /// when the hold begins; it ends with `side`'s next data segment.
+    SendHeld {
+        side: Side,
+        reason: &'static str,
+        bytes: u64,
+    },
     /// `side` found a loss (RACK with SACK, three duplicate ACKs without) and
     /// enters fast recovery; `seq` is the first segment it resends.
     FastRetransmit { side: Side, seq: u64 },
@@ -190,6 +198,7 @@ impl TraceRecord {
                 | TraceEvent::SegmentDropped { .. }
                 | TraceEvent::DelayedAckArmed { .. }
                 | TraceEvent::RttSample { .. }
+                | TraceEvent::SendHeld { .. }
         )
     }
 }
@@ -315,6 +324,16 @@ fn hash_record(h: &mut Fnv, r: &TraceRecord) {
             h.write(srtt_ns);
             h.write(rttvar_ns);
             h.write(rto_ns);
+        }
+        TraceEvent::SendHeld {
+            side,
+            reason,
+            bytes,
+        } => {
+            h.write(16);
+            h.write(side as u64);
+            h.write(reason.len() as u64);
+            h.write(bytes);
         }
         TraceEvent::FastRetransmit { side, seq } => {
             h.write(11);

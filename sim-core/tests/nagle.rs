@@ -126,3 +126,52 @@ fn tcp_nodelay_sends_the_body_right_behind_the_header() {
     ));
     assert_eq!(d, SimDuration::ZERO);
 }
+
+/// The trace records each hold when it begins, so the ladder diagram can show
+/// Nagle's wait as a countdown.
+#[test]
+fn the_trace_records_the_hold_from_the_header_to_the_ack_that_ends_it() {
+    use sim_core::trace::TraceEvent;
+    let r = run(&header_then_body(
+        Nagle::Minshall,
+        DelayedAck::Fixed(SimDuration::from_millis(40)),
+    ));
+    let holds: Vec<_> = r
+        .trace
+        .records()
+        .iter()
+        .filter_map(|rec| match rec.event {
+            TraceEvent::SendHeld {
+                side,
+                reason,
+                bytes,
+            } => Some((rec.time, side, reason, bytes)),
+            _ => None,
+        })
+        .collect();
+    let data: Vec<SimTime> = sent_by(&r, Side::Client)
+        .into_iter()
+        .filter(|(_, seg, _)| seg.len > 0)
+        .map(|(t, _, _)| t)
+        .collect();
+    // Held at the instant the header left, all 1000 bytes of the body.
+    assert_eq!(holds, vec![(data[0], Side::Client, "nagle", 1000)]);
+    // Released by the first ACK that reaches the client.
+    let (ack_at, _) = received_by(&r, Side::Client)
+        .into_iter()
+        .find(|(_, seg)| seg.ack > 1)
+        .unwrap();
+    assert_eq!(data[1], ack_at);
+
+    let nodelay = run(&header_then_body(
+        Nagle::Off,
+        DelayedAck::Fixed(SimDuration::from_millis(40)),
+    ));
+    assert!(
+        !nodelay
+            .trace
+            .records()
+            .iter()
+            .any(|rec| matches!(rec.event, TraceEvent::SendHeld { .. }))
+    );
+}

@@ -10,6 +10,7 @@ pub mod draw;
 pub mod palette;
 pub mod params;
 pub mod run_view;
+pub mod series;
 mod slider;
 mod slow_start;
 mod theme;

@@ -17,4 +17,4 @@ pub mod scoreboard;
 pub mod send_buffer;
 mod socket;
 
-pub use socket::Socket;
+pub use socket::{Hold, Socket};

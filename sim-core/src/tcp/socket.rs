@@ -43,6 +43,24 @@ use crate::segment::{Flags, Segment, Side};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
 
+/// What holds a small segment back although cwnd and the window allow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// Nagle's rule: wait for the ACK of data in flight (`tcp_nagle_check`).
+    Nagle,
+    /// `TCP_CORK`: wait for a full segment or the uncork.
+    Cork,
+}
+
+impl Hold {
+    pub fn name(self) -> &'static str {
+        match self {
+            Hold::Nagle => "nagle",
+            Hold::Cork => "cork",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Listen,
@@ -67,6 +85,9 @@ pub struct Socket {
     cork: bool,
     /// Corked: partial segments wait (TCP_CORK, `TCP_NAGLE_CORK`).
     corked: bool,
+    /// Why the last attempt to send stopped short of unsent data that was
+    /// ready: Nagle's rule or `TCP_CORK` holding a sub-MSS segment.
+    held: Option<Hold>,
     /// The peer's advertised window, in bytes.
     snd_wnd: u64,
     /// End of the last sub-MSS segment sent (`snd_sml`, for Minshall's Nagle check).
@@ -166,6 +187,7 @@ impl Socket {
             write_end: 1,
             cork: cfg.sender.cork,
             corked: false,
+            held: None,
             sbuf: SendBuffer::new(
                 cfg.sender.sndbuf,
                 cfg.sender.sndbuf_max,
@@ -422,6 +444,13 @@ impl Socket {
     }
 
     /// The connection was given up (`tcp_write_err`): it sends nothing more.
+    /// A sub-MSS segment Nagle's rule or `TCP_CORK` is holding back now, and
+    /// its length.
+    pub fn held(&self) -> Option<(Hold, u64)> {
+        let h = self.held?;
+        Some((h, (self.write_end - self.snd_nxt).min(self.mss as u64)))
+    }
+
     pub fn is_aborted(&self) -> bool {
         self.aborted
     }
@@ -1195,6 +1224,7 @@ impl Socket {
     }
 
     fn next_segment(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        self.held = None;
         if self.aborted {
             return None;
         }
@@ -1300,6 +1330,7 @@ impl Socket {
         }
         if len < self.mss as u64 && (self.corked || (self.packets_out() > 0 && self.nagle_holds()))
         {
+            self.held = Some(if self.corked { Hold::Cork } else { Hold::Nagle });
             return None;
         }
         if self.paced_out(now) {

@@ -1,5 +1,12 @@
 //! Drawing, generic over the plotters backend: the browser draws on a canvas,
 //! native tests draw the same pictures as SVG and inspect them.
 
+pub mod chart_frame;
 pub mod cwnd_chart;
+pub mod ladder;
 pub mod path_view;
+pub mod rtt_chart;
+pub mod table;
+pub mod throughput_chart;
+pub mod tsg_chart;
+pub mod window_chart;
