@@ -397,152 +397,246 @@ fn negotiate_options(scenario: &Scenario) -> Scenario {
 
 /// Runs a scenario to completion (or to its time limit).
 pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
-    scenario.validate()?;
-    let negotiated = negotiate_options(scenario);
-    let p = &scenario.path;
-    let hosts = (negotiated.client.clone(), negotiated.server.clone());
-    let flows = (0..scenario.flows as u16)
-        .map(|i| {
-            let (client, server) = open(&hosts, scenario.seed, i);
-            Flow::new(client, server, &scenario.app)
-        })
-        .collect();
-    let mut w = World {
-        queue: EventQueue::new(),
-        flows,
-        uplink: Link::new(LinkConfig {
-            rate_bps: p.rate_bps,
-            delay: p.delay_forward,
-            queue_bytes: p.queue_bytes,
-            loss: p.loss,
-            loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
-            seed: scenario.seed.wrapping_mul(2),
-        }),
-        downlink: Link::new(LinkConfig {
-            rate_bps: p.rate_bps,
-            delay: p.delay_reverse,
-            queue_bytes: p.queue_bytes,
-            loss: p.loss,
-            loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
-            seed: scenario.seed.wrapping_mul(2).wrapping_add(1),
-        }),
-        trace: Trace::with_packet_budget(scenario.trace_packet_budget),
-        next_id: 0,
-        app_bytes: scenario.app.response_bytes(),
-        hosts,
-        new_connection: scenario.app.new_connection,
-        metrics: TcpMetrics::default(),
-        seed: scenario.seed,
-    };
-    let limit = SimTime::ZERO + scenario.time_limit;
-    let mut now = SimTime::ZERO;
-    for flow in 0..scenario.flows as u16 {
-        if w.new_connection {
-            // With a connection per exchange, the first exchange starts at connect.
-            let actions = w.flows[flow as usize].apps.start(0, now, false);
-            w.perform(now, flow, actions);
-        }
-        w.pump(now, flow, Side::Client);
-    }
-    w.queue.push(now + scenario.sample_interval, Event::Sample);
-    let mut events = 0u64;
-    let outcome = loop {
-        let Some((t, event)) = w.queue.pop() else {
-            // Nothing left to happen (cannot occur while a timer is armed).
-            break Outcome::TimeLimit { at: now };
+    let mut sim = Simulation::new(scenario)?;
+    while !sim.advance(u64::MAX) {}
+    Ok(sim.finish())
+}
+
+/// A run in progress, advanced a slice at a time so that a browser can keep
+/// drawing frames between slices (one `run` of a long scenario would freeze
+/// the page). Slicing changes nothing: any sequence of `advance` calls gives
+/// the same trace as [`run`].
+pub struct Simulation {
+    w: World,
+    scenario: Scenario,
+    limit: SimTime,
+    now: SimTime,
+    events: u64,
+    outcome: Option<Outcome>,
+    progress: f64,
+}
+
+impl Simulation {
+    pub fn new(scenario: &Scenario) -> Result<Simulation, ConfigError> {
+        scenario.validate()?;
+        let negotiated = negotiate_options(scenario);
+        let p = &scenario.path;
+        let hosts = (negotiated.client.clone(), negotiated.server.clone());
+        let flows = (0..scenario.flows as u16)
+            .map(|i| {
+                let (client, server) = open(&hosts, scenario.seed, i);
+                Flow::new(client, server, &scenario.app)
+            })
+            .collect();
+        let mut w = World {
+            queue: EventQueue::new(),
+            flows,
+            uplink: Link::new(LinkConfig {
+                rate_bps: p.rate_bps,
+                delay: p.delay_forward,
+                queue_bytes: p.queue_bytes,
+                loss: p.loss,
+                loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
+                seed: scenario.seed.wrapping_mul(2),
+            }),
+            downlink: Link::new(LinkConfig {
+                rate_bps: p.rate_bps,
+                delay: p.delay_reverse,
+                queue_bytes: p.queue_bytes,
+                loss: p.loss,
+                loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
+                seed: scenario.seed.wrapping_mul(2).wrapping_add(1),
+            }),
+            trace: Trace::with_packet_budget(scenario.trace_packet_budget),
+            next_id: 0,
+            app_bytes: scenario.app.response_bytes(),
+            hosts,
+            new_connection: scenario.app.new_connection,
+            metrics: TcpMetrics::default(),
+            seed: scenario.seed,
         };
-        if t > limit {
-            break Outcome::TimeLimit { at: limit };
-        }
-        debug_assert!(t >= now, "simulated time went backwards");
-        now = t;
-        let stale = match event {
-            Event::Timer { flow, side } => !w.timer_due(now, flow, side),
-            Event::AppWrite { flow, side } => {
-                let writer = &mut w.flows[flow as usize].writers[slot(side)];
-                match writer {
-                    Some((_, wake)) if *wake == Some(now) => {
-                        *wake = None;
-                        false
-                    }
-                    _ => true,
-                }
-            }
-            _ => false,
-        };
-        if stale {
-            continue; // queue bookkeeping, not an event of the model
-        }
-        events += 1;
-        if events > MAX_EVENTS {
-            break Outcome::EventLimit { at: now };
-        }
-        let (flow, side) = match event {
-            Event::Arrive { flow, to, seg } => {
-                w.trace.set_flow(flow);
-                w.trace.push(now, TraceEvent::SegmentReceived { to, seg });
-                let mut trace = std::mem::take(&mut w.trace);
-                w.flows[flow as usize]
-                    .socket(to)
-                    .handle_segment(now, &seg, &mut trace);
-                w.trace = trace;
-                (flow, to)
-            }
-            Event::AppStart { flow, index } => {
-                let connected = !w.new_connection;
-                if w.new_connection {
-                    w.reconnect(now, flow);
-                }
-                let actions = w.flows[flow as usize].apps.start(index, now, connected);
+        let now = SimTime::ZERO;
+        for flow in 0..scenario.flows as u16 {
+            if w.new_connection {
+                // With a connection per exchange, the first exchange starts at connect.
+                let actions = w.flows[flow as usize].apps.start(0, now, false);
                 w.perform(now, flow, actions);
-                continue;
             }
-            Event::Sample => {
-                w.sample(now);
-                w.queue.push(now + scenario.sample_interval, Event::Sample);
-                continue;
+            w.pump(now, flow, Side::Client);
+        }
+        w.queue.push(now + scenario.sample_interval, Event::Sample);
+        Ok(Simulation {
+            w,
+            scenario: scenario.clone(),
+            limit: SimTime::ZERO + scenario.time_limit,
+            now,
+            events: 0,
+            outcome: None,
+            progress: 0.0,
+        })
+    }
+
+    /// Simulated time reached so far.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// Events the model has acted on so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// How the run ended, once it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// A rough share of the run done, 0 to 1, for a progress bar: the larger
+    /// of the share of the time limit passed and of the response bytes read.
+    /// Never goes down (a new connection per transfer restarts the socket's
+    /// byte count, not the bar).
+    pub fn progress(&self) -> f64 {
+        if self.outcome.is_some() {
+            1.0
+        } else {
+            self.progress
+        }
+    }
+
+    fn measure_progress(&self) -> f64 {
+        let by_time = self.now.0 as f64 / self.limit.0.max(1) as f64;
+        let total = self.scenario.app.response_bytes()
+            * self.scenario.app.repeat.max(1) as u64
+            * self.scenario.flows as u64;
+        let read: u64 = self.w.flows.iter().map(|f| f.client.app_received()).sum();
+        let by_bytes = if total > 0 {
+            read as f64 / total as f64
+        } else {
+            0.0
+        };
+        by_time.max(by_bytes).clamp(0.0, 1.0).max(self.progress)
+    }
+
+    /// Acts on up to `max_events` more events; true once the run has ended.
+    pub fn advance(&mut self, max_events: u64) -> bool {
+        if self.outcome.is_some() {
+            return true;
+        }
+        let stop = self.events.saturating_add(max_events);
+        let w = &mut self.w;
+        let scenario = &self.scenario;
+        let limit = self.limit;
+        let outcome = loop {
+            if self.events >= stop {
+                self.progress = self.measure_progress();
+                return false;
             }
-            Event::AppWrite { flow, side } => {
-                w.drive_writer(now, flow, side);
-                (flow, side)
+            let Some((t, event)) = w.queue.pop() else {
+                // Nothing left to happen (cannot occur while a timer is armed).
+                break Outcome::TimeLimit { at: self.now };
+            };
+            if t > limit {
+                break Outcome::TimeLimit { at: limit };
             }
-            Event::Timer { flow, side } => {
-                w.trace.set_flow(flow);
-                let mut trace = std::mem::take(&mut w.trace);
-                w.flows[flow as usize]
-                    .socket(side)
-                    .handle_timeout(now, &mut trace);
-                w.trace = trace;
-                (flow, side)
+            debug_assert!(t >= self.now, "simulated time went backwards");
+            self.now = t;
+            let now = t;
+            let stale = match event {
+                Event::Timer { flow, side } => !w.timer_due(now, flow, side),
+                Event::AppWrite { flow, side } => {
+                    let writer = &mut w.flows[flow as usize].writers[slot(side)];
+                    match writer {
+                        Some((_, wake)) if *wake == Some(now) => {
+                            *wake = None;
+                            false
+                        }
+                        _ => true,
+                    }
+                }
+                _ => false,
+            };
+            if stale {
+                continue; // queue bookkeeping, not an event of the model
+            }
+            self.events += 1;
+            if self.events > MAX_EVENTS {
+                break Outcome::EventLimit { at: now };
+            }
+            let (flow, side) = match event {
+                Event::Arrive { flow, to, seg } => {
+                    w.trace.set_flow(flow);
+                    w.trace.push(now, TraceEvent::SegmentReceived { to, seg });
+                    let mut trace = std::mem::take(&mut w.trace);
+                    w.flows[flow as usize]
+                        .socket(to)
+                        .handle_segment(now, &seg, &mut trace);
+                    w.trace = trace;
+                    (flow, to)
+                }
+                Event::AppStart { flow, index } => {
+                    let connected = !w.new_connection;
+                    if w.new_connection {
+                        w.reconnect(now, flow);
+                    }
+                    let actions = w.flows[flow as usize].apps.start(index, now, connected);
+                    w.perform(now, flow, actions);
+                    continue;
+                }
+                Event::Sample => {
+                    w.sample(now);
+                    w.queue.push(now + scenario.sample_interval, Event::Sample);
+                    continue;
+                }
+                Event::AppWrite { flow, side } => {
+                    w.drive_writer(now, flow, side);
+                    (flow, side)
+                }
+                Event::Timer { flow, side } => {
+                    w.trace.set_flow(flow);
+                    let mut trace = std::mem::take(&mut w.trace);
+                    w.flows[flow as usize]
+                        .socket(side)
+                        .handle_timeout(now, &mut trace);
+                    w.trace = trace;
+                    (flow, side)
+                }
+            };
+            let f = &mut w.flows[flow as usize];
+            let actions = f.apps.poll(now, &f.client, &f.server);
+            w.perform(now, flow, actions);
+            if w.finished() {
+                break Outcome::Completed { at: now };
+            }
+            if w.aborted() {
+                break Outcome::Aborted { at: now };
+            }
+            w.pump(now, flow, side);
+            w.pump(now, flow, side.peer());
+            // An ACK may have made room for a blocked chunked write.
+            for s in [Side::Client, Side::Server] {
+                if w.flows[flow as usize].writers[slot(s)].is_some() {
+                    w.drive_writer(now, flow, s);
+                }
             }
         };
-        let f = &mut w.flows[flow as usize];
-        let actions = f.apps.poll(now, &f.client, &f.server);
-        w.perform(now, flow, actions);
-        if w.finished() {
-            break Outcome::Completed { at: now };
+        // A last reading however the run ended, so reports see the final totals.
+        w.sample(outcome.at());
+        self.outcome = Some(outcome);
+        true
+    }
+
+    /// The finished run (simulating whatever is left first).
+    pub fn finish(mut self) -> RunResult {
+        while !self.advance(u64::MAX) {}
+        let outcome = self.outcome.expect("advance ran to the end");
+        RunResult {
+            scenario: self.scenario,
+            trace: self.w.trace,
+            outcome,
+            events: self.events,
+            downlink: self.w.downlink.stats().clone(),
+            uplink: self.w.uplink.stats().clone(),
+            tcp_metrics: self.w.metrics,
         }
-        if w.aborted() {
-            break Outcome::Aborted { at: now };
-        }
-        w.pump(now, flow, side);
-        w.pump(now, flow, side.peer());
-        // An ACK may have made room for a blocked chunked write.
-        for s in [Side::Client, Side::Server] {
-            if w.flows[flow as usize].writers[slot(s)].is_some() {
-                w.drive_writer(now, flow, s);
-            }
-        }
-    };
-    // A last reading however the run ended, so reports see the final totals.
-    w.sample(outcome.at());
-    Ok(RunResult {
-        scenario: scenario.clone(),
-        trace: w.trace,
-        outcome,
-        events,
-        downlink: w.downlink.stats().clone(),
-        uplink: w.uplink.stats().clone(),
-        tcp_metrics: w.metrics,
-    })
+    }
 }

@@ -57,3 +57,34 @@ fn random_loss_repeats_with_the_seed_and_changes_with_it() {
     s.seed = 2;
     assert_ne!(a.trace.hash(), run(&s).trace.hash());
 }
+
+/// The browser simulates a slice per frame; slicing must not change the run.
+#[test]
+fn a_run_advanced_in_slices_equals_one_run_to_the_end() {
+    let mut s = seed_004();
+    s.path.loss = 0.01;
+    let whole = run(&s);
+    for slice in [1, 7, 1000] {
+        let mut sim = sim_core::sim::Simulation::new(&s).unwrap();
+        let mut calls = 0;
+        let mut last_progress = 0.0;
+        while !sim.advance(slice) {
+            calls += 1;
+            assert!(sim.events() <= calls * slice);
+            let p = sim.progress();
+            assert!(
+                (last_progress..=1.0).contains(&p),
+                "progress {p} after {last_progress}"
+            );
+            last_progress = p;
+        }
+        assert_eq!(sim.progress(), 1.0);
+        let sliced = sim.finish();
+        assert_eq!(sliced.trace.hash(), whole.trace.hash(), "slice {slice}");
+        assert_eq!(sliced.events, whole.events);
+        assert_eq!(sliced.outcome, whole.outcome);
+        if slice == 1 {
+            assert!(calls as u64 >= whole.events - 1, "one event per call");
+        }
+    }
+}
