@@ -436,7 +436,9 @@ impl Scenario {
         check(
             "sample_interval",
             self.sample_interval.0,
-            1_000_000,
+            // 50 µs: twenty samples per round trip on a 1 ms path (the
+            // widgets' buffer bars); finer would only fill memory.
+            50_000,
             3_600_000_000_000,
             " ns",
         )?;

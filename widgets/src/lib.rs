@@ -7,12 +7,12 @@
 //! named widget with the placeholder's parameters as its starting values.
 
 pub mod draw;
+pub mod kit;
 pub mod palette;
 pub mod params;
 pub mod run_view;
 pub mod series;
 mod slider;
-mod slow_start;
 mod theme;
 
 use wasm_bindgen::prelude::*;
@@ -95,20 +95,28 @@ pub fn mount_all() -> u32 {
                 pairs.push((key.to_string(), v));
             }
         }
-        let initial = params::initial(spec, &pairs);
         let id = el.id();
         let id = if id.is_empty() {
             format!("{name}-{i}")
         } else {
             id
         };
+        // A link's state replaces the page's: it is written whole (its preset
+        // and every value that differs from it), as the reader shared it.
+        let from_url = kit::url_state::read(&kit::browser::query(), &id, spec);
+        if !from_url.pairs.is_empty() {
+            pairs = from_url.pairs;
+        }
+        let mut initial = params::initial(spec, &pairs);
+        initial.notes.splice(0..0, from_url.notes);
         el.set_inner_html("");
-        let props = slow_start::Props {
+        let props = kit::widget::Props {
             id: id.into(),
             spec,
             initial,
+            start_ns: from_url.t_ns,
         };
-        yew::Renderer::<slow_start::SlowStart>::with_root_and_props(el, props).render();
+        yew::Renderer::<kit::widget::Widget>::with_root_and_props(el, props).render();
         mounted += 1;
     }
     mounted

@@ -1,6 +1,7 @@
-//! A labelled slider with its value and unit, on a log or linear scale from
-//! the widget spec. Whatever the input reports is clamped to the parameter's
-//! range by the spec.
+//! A labelled slider with its value, unit and a box to type an exact value,
+//! on a log or linear scale from the widget spec. Whatever either reports is
+//! clamped to the parameter's range; a typed value outside it is replaced by
+//! the nearest allowed one with a note saying so.
 
 use widget_spec::ParamSpec;
 use yew::prelude::*;
@@ -11,9 +12,39 @@ pub struct SliderProps {
     pub spec: &'static ParamSpec,
     pub value: f64,
     pub on_change: Callback<f64>,
+    /// A note for the reader (a typed value that was clamped or unreadable).
+    pub on_note: Callback<String>,
 }
 
 const STEPS: f64 = 1000.0;
+
+/// What a typed value becomes: the value to use and a note if it was changed.
+pub fn typed(spec: &ParamSpec, text: &str) -> (Option<f64>, Option<String>) {
+    match spec.parse_unchecked(text) {
+        Ok(v) if v < spec.min || v > spec.max => {
+            let c = spec.clamp(v);
+            (
+                Some(c),
+                Some(format!(
+                    "{} {} is outside {} to {}; using {}.",
+                    spec.label,
+                    text.chars().take(24).collect::<String>(),
+                    spec.format(spec.min),
+                    spec.format(spec.max),
+                    spec.format(c)
+                )),
+            )
+        }
+        Ok(v) => (Some(v), None),
+        Err(e) => (
+            None,
+            Some(format!(
+                "{}: {}; kept {}.",
+                spec.label, e.message, "the previous value"
+            )),
+        ),
+    }
+}
 
 #[function_component(Slider)]
 pub fn slider(props: &SliderProps) -> Html {
@@ -37,19 +68,59 @@ pub fn slider(props: &SliderProps) -> Html {
             });
         })
     };
+    let onchange_text = {
+        let cb = props.on_change.clone();
+        let note = props.on_note.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let (v, n) = typed(spec, &input.value());
+            if let Some(n) = n {
+                note.emit(n);
+            }
+            if let Some(v) = v {
+                cb.emit(v);
+            }
+        })
+    };
     let shown = spec.format(props.value);
     let scale = if spec.log { ", log scale" } else { "" };
+    let text_id = format!("{}-text", props.id);
     html! {
         <div class="tw-slider">
             <label for={props.id.clone()}>
                 <span class="tw-slider-name">{ spec.label }</span>
                 <output class="tw-slider-value" for={props.id.clone()} data-param={spec.name}>{ shown.clone() }</output>
             </label>
-            <input type="range" id={props.id.clone()} min={min.to_string()} max={max.to_string()} step="1"
-                value={value.to_string()}
-                aria-valuetext={shown}
-                aria-description={format!("{}{}", spec.help, scale)}
-                {oninput} />
+            <div class="tw-slider-row">
+                <input type="range" id={props.id.clone()} min={min.to_string()} max={max.to_string()} step="1"
+                    value={value.to_string()}
+                    aria-valuetext={shown}
+                    aria-description={format!("{}{}", spec.help, scale)}
+                    {oninput} />
+                <input type="text" class="tw-slider-text" id={text_id} inputmode="decimal" spellcheck="false"
+                    value={spec.exact_text(props.value)} onchange={onchange_text}
+                    aria-label={format!("{} (type a value with units)", spec.label)} />
+            </div>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_values_are_clamped_with_a_note_or_refused() {
+        let rtt = widget_spec::widget("slow-start")
+            .unwrap()
+            .param("rtt")
+            .unwrap();
+        assert_eq!(typed(rtt, "20ms"), (Some(20e6), None));
+        let (v, note) = typed(rtt, "5s");
+        assert_eq!(v, Some(rtt.max));
+        assert!(note.unwrap().contains("using 300 ms"));
+        let (v, note) = typed(rtt, "<b>x</b>");
+        assert_eq!(v, None);
+        assert!(note.is_some());
     }
 }

@@ -2,10 +2,10 @@
 //! functions the browser runs on a canvas.
 
 use plotters::prelude::*;
-use sim_core::segment::Side;
 use tcp_widgets::draw::{cwnd_chart, path_view};
 use tcp_widgets::palette::Palette;
 use tcp_widgets::run_view::{RunView, SlowStartParams};
+use tcp_widgets::series::path::PathSeries;
 
 fn seed() -> RunView {
     RunView::simulate(&SlowStartParams {
@@ -31,25 +31,23 @@ fn the_cwnd_chart_draws_a_curve_and_labelled_axes() {
 /// Draws the path view `after_ns` after the server's first data segment left,
 /// returning what was on the path and the SVG.
 fn path_after_first_data(after_ns: f64) -> (path_view::OnPath, String) {
-    let run = seed();
-    let first = run
-        .transits
+    let params = SlowStartParams {
+        // Seed 004's defaults with a receive buffer large enough never to limit.
+        rcvbuf: 16.0 * 1024.0 * 1024.0,
+        ..SlowStartParams::from_values(widget_spec::widget("slow-start").unwrap(), &[])
+    };
+    let path = PathSeries::from_run(&sim_core::sim::run(&params.scenario()).unwrap());
+    let first = path
+        .downlink
+        .packets()
         .iter()
-        .find(|t| t.len > 0 && t.from == Side::Server)
+        .find(|p| p.is_data())
         .unwrap();
-    let t = first.sent.0 as f64 + after_ns;
+    let t = first.sent as f64 + after_ns;
     let mut svg = String::new();
     let on = {
-        let root = SVGBackend::with_string(&mut svg, (640, 150)).into_drawing_area();
-        path_view::draw(
-            &root,
-            &run,
-            t,
-            path_view::max_transit_ns(&run),
-            &Palette::default(),
-            1.0,
-        )
-        .unwrap()
+        let root = SVGBackend::with_string(&mut svg, (640, 170)).into_drawing_area();
+        path_view::draw(&root, &path, t, &Palette::default(), 1.0).unwrap()
     };
     (on, svg)
 }
@@ -59,9 +57,10 @@ fn the_path_view_shows_the_first_flight_in_the_air() {
     // Half a millisecond after the first data segment left, the whole first
     // flight (10 segments, 120 us of serialisation) is on its way.
     let (on, svg) = path_after_first_data(0.5e6);
-    assert_eq!(on.data, 10);
-    assert_eq!(on.acks, 0);
+    assert_eq!(on.downlink.data, 10);
+    assert_eq!(on.uplink.acks, 0);
     assert!(svg.contains("server") && svg.contains("client"));
+    assert!(svg.contains("data → 10 segments in flight"));
 }
 
 #[test]
@@ -69,6 +68,7 @@ fn acks_fly_back_while_the_next_flight_waits() {
     // 5 ms after the first flight left it has arrived (3.5 ms one way); its
     // ten ACKs are on the way back: a Linux receiver whose window is growing
     // acknowledges every segment (quick-ACK mode).
-    let (on, _) = path_after_first_data(5e6);
-    assert_eq!((on.data, on.acks), (0, 10));
+    let (on, svg) = path_after_first_data(5e6);
+    assert_eq!((on.downlink.data, on.uplink.acks), (0, 10));
+    assert!(svg.contains("← 10 ACKs in flight"));
 }

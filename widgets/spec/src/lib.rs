@@ -287,6 +287,40 @@ impl ParamSpec {
         }
     }
 
+    /// The value written so that [`ParamSpec::parse_unchecked`] reads back
+    /// exactly the same number (for links): the largest unit that holds it
+    /// as a whole number, else base units.
+    pub fn exact_text(&self, v: f64) -> String {
+        let n = v.max(0.0).round() as u64;
+        let units: &[(u64, &str)] = match self.kind {
+            Kind::Duration => &[
+                (1_000_000_000, "s"),
+                (1_000_000, "ms"),
+                (1_000, "us"),
+                (1, "ns"),
+            ],
+            Kind::Rate => &[
+                (1_000_000_000, "Gbit"),
+                (1_000_000, "Mbit"),
+                (1_000, "kbit"),
+                (1, "bit"),
+            ],
+            Kind::Bytes => &[
+                (1 << 30, "GiB"),
+                (1 << 20, "MiB"),
+                (1 << 10, "KiB"),
+                (1, ""),
+            ],
+            Kind::Count => &[(1, "")],
+        };
+        let (div, unit) = units
+            .iter()
+            .find(|(d, _)| n >= *d && n.is_multiple_of(*d))
+            .copied()
+            .unwrap_or((1, units[units.len() - 1].1));
+        format!("{}{}", n / div, unit)
+    }
+
     /// Slider position in [0, 1] for a value (log or linear).
     pub fn to_position(&self, v: f64) -> f64 {
         let v = self.clamp(v);
@@ -325,6 +359,26 @@ impl ParamSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_text_reads_back_to_the_same_value() {
+        let spec = widget("slow-start").unwrap();
+        for p in spec.params {
+            for pos in 0..=100 {
+                let v = p.from_position(pos as f64 / 100.0);
+                let text = p.exact_text(v);
+                assert_eq!(
+                    p.parse_unchecked(&text).unwrap(),
+                    v.round(),
+                    "{} {text}",
+                    p.name
+                );
+            }
+        }
+        assert_eq!(spec.param("rtt").unwrap().exact_text(7e6), "7ms");
+        assert_eq!(spec.param("size").unwrap().exact_text(524_288.0), "512KiB");
+        assert_eq!(spec.param("bandwidth").unwrap().exact_text(1e9), "1Gbit");
+    }
 
     #[test]
     fn every_preset_value_is_a_valid_parameter() {

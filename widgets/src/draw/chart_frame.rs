@@ -1,1 +1,616 @@
-//! (being written)
+//! Scaffolding shared by the four charts of one run (window, time-sequence,
+//! throughput, RTT): the frame (axes with units, legend, time cursor), and
+//! the decimation that keeps a frame's cost proportional to the canvas, not
+//! to the run.
+//!
+//! ```text
+//!   from_run (once, O(records))          draw (every frame, O(pixels))
+//!   items ──► Binned: BINS time bins ──► columns of ~1 CSS px ──► paths/markers
+//!             (min, max, first, last)     (bins merged)
+//! ```
+//!
+//! A series keeps its raw items (for tests and its data table) plus a
+//! [`Binned`] summary: the run's time axis cut into [`BINS`] equal bins, each
+//! holding the minimum, maximum, first and last value of the items in it.
+//! Drawing merges bins into pixel columns, so even 30 s at 1 Gbit/s (173,000
+//! data segments) costs a few thousand vertices per frame. Within a column
+//! the picture is the min–max envelope, which at one pixel per column looks
+//! the same as drawing every item.
+//!
+//! Charts put time on x in nanoseconds (the unit of `cursor_ns`) and let
+//! the label formatter print ms or s; y carries the series' own unit.
+
+use crate::palette::Palette;
+use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+
+pub use super::cwnd_chart::DrawResult;
+
+/// Time bins per series. More than the columns of any plausible canvas (a
+/// 1200 CSS px chart has about 1100 columns), few enough that merging them
+/// every frame is cheap.
+pub const BINS: usize = 4096;
+
+/// Rows a data table holds at most; longer series are decimated evenly.
+pub const TABLE_ROWS: usize = 2000;
+
+/// The chart type every run chart draws on: time (ns) against a value.
+pub type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Summary of the items falling in one time bin (or, merged, one column).
+/// `lo`/`hi` span the finite values; `first`/`last` may be NaN, which marks
+/// "undefined" (a gap in the line, e.g. ssthresh while still infinite).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bin {
+    /// Time of the bin's first item (ns).
+    pub t: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub first: f64,
+    pub last: f64,
+    pub count: u32,
+}
+
+impl Bin {
+    fn new(t: f64, lo: f64, hi: f64) -> Self {
+        let (flo, fhi) = if lo.is_finite() && hi.is_finite() {
+            (lo, hi)
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        Bin {
+            t,
+            lo: flo,
+            hi: fhi,
+            first: lo,
+            last: hi,
+            count: 1,
+        }
+    }
+
+    fn absorb(&mut self, other: &Bin) {
+        if other.lo.is_finite() {
+            self.lo = if self.lo.is_finite() {
+                self.lo.min(other.lo)
+            } else {
+                other.lo
+            };
+            self.hi = if self.hi.is_finite() {
+                self.hi.max(other.hi)
+            } else {
+                other.hi
+            };
+        }
+        self.last = other.last;
+        self.count += other.count;
+    }
+
+    /// Whether the bin holds any finite value.
+    pub fn has_values(&self) -> bool {
+        self.lo.is_finite()
+    }
+}
+
+/// One column of a chart: the bins merged into it and its index.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Column {
+    pub index: usize,
+    pub bin: Bin,
+}
+
+/// A series summarised into [`BINS`] time bins over `[0, end_ns]`; only
+/// non-empty bins are stored.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Binned {
+    bin_ns: f64,
+    /// (bin index, summary), by index.
+    bins: Vec<(u32, Bin)>,
+}
+
+impl Binned {
+    /// Summarises `items` — `(time ns, low, high)` in time order; a point
+    /// value has `low == high`, NaN is "undefined here" — over `[0, end_ns]`.
+    pub fn build(end_ns: f64, items: impl IntoIterator<Item = (f64, f64, f64)>) -> Self {
+        let bin_ns = (end_ns / BINS as f64).max(1.0);
+        let mut bins: Vec<(u32, Bin)> = Vec::new();
+        for (t, lo, hi) in items {
+            let idx = ((t / bin_ns) as usize).min(BINS - 1) as u32;
+            let item = Bin::new(t, lo, hi);
+            match bins.last_mut() {
+                Some((i, b)) if *i == idx => b.absorb(&item),
+                _ => bins.push((idx, item)),
+            }
+        }
+        Binned { bin_ns, bins }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bins.is_empty()
+    }
+
+    /// Bins whose first item is at or before `t_ns` come first: the split
+    /// between the drawn-in-colour part and the faint rest.
+    fn split(&self, t_ns: f64) -> usize {
+        self.bins.partition_point(|(_, b)| b.t <= t_ns)
+    }
+
+    /// The value held at the end of everything up to `t_ns` (NaN if none).
+    pub fn last_before(&self, t_ns: f64) -> f64 {
+        match self.split(t_ns) {
+            0 => f64::NAN,
+            k => self.bins[k - 1].1.last,
+        }
+    }
+
+    /// Merges the bins of items up to (`before == true`) or after `t_ns`
+    /// into columns `col_ns` wide. O(bins), independent of the item count.
+    pub fn columns(&self, col_ns: f64, t_ns: f64, before: bool) -> Vec<Column> {
+        let k = self.split(t_ns);
+        let part = if before {
+            &self.bins[..k]
+        } else {
+            &self.bins[k..]
+        };
+        let col_ns = col_ns.max(1e-9);
+        let mut out: Vec<Column> = Vec::new();
+        for (idx, b) in part {
+            let index = ((*idx as f64 * self.bin_ns) / col_ns) as usize;
+            match out.last_mut() {
+                Some(c) if c.index == index => c.bin.absorb(b),
+                _ => out.push(Column { index, bin: *b }),
+            }
+        }
+        out
+    }
+}
+
+/// Sizes, fonts and line styles for one frame at one scale.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub pal: Palette,
+    /// Device pixels per CSS pixel, times the presenter factor.
+    pub scale: f64,
+    /// Narrow canvas (under 480 CSS px): fewer tick labels.
+    pub narrow: bool,
+    /// Width of the whole canvas in device pixels.
+    pub width_px: u32,
+}
+
+impl Frame {
+    pub fn new<DB: DrawingBackend>(
+        root: &DrawingArea<DB, Shift>,
+        pal: &Palette,
+        scale: f64,
+    ) -> Self {
+        let scale = if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            1.0
+        };
+        let width_px = root.dim_in_pixel().0;
+        Frame {
+            pal: *pal,
+            scale,
+            narrow: (width_px as f64 / scale) < 480.0,
+            width_px,
+        }
+    }
+
+    /// `v` CSS pixels in device pixels.
+    pub fn px(&self, v: f64) -> i32 {
+        (v * self.scale).round() as i32
+    }
+
+    /// A stroke `w` CSS pixels wide (at least one device pixel).
+    pub fn line(&self, c: RGBColor, w: f64) -> ShapeStyle {
+        c.stroke_width(self.px(w).max(1) as u32)
+    }
+
+    pub fn font(&self) -> TextStyle<'static> {
+        ("sans-serif", 12.0 * self.scale)
+            .into_font()
+            .color(&self.pal.fg)
+    }
+
+    /// The faint style of the part after the cursor.
+    pub fn faint(&self, w: f64) -> ShapeStyle {
+        self.line(self.pal.grid, w)
+    }
+}
+
+/// The time axis' end (ns): the caller's `end_ns` (shared by linked charts)
+/// or else the data's, with 2% to spare.
+pub fn x_max(end_ns: f64, data_end_ns: f64) -> f64 {
+    let end = if end_ns.is_finite() && end_ns > 0.0 {
+        end_ns
+    } else {
+        data_end_ns
+    };
+    end.max(1e3) * 1.02
+}
+
+/// How the time axis is labelled: seconds for long runs, else milliseconds.
+pub fn time_unit(x_max_ns: f64) -> (&'static str, f64) {
+    if x_max_ns >= 10e9 {
+        ("time (s)", 1e9)
+    } else {
+        ("time (ms)", 1e6)
+    }
+}
+
+/// Decimals that tell ticks apart on an axis running to `max` (in the unit printed).
+pub fn decimals(max: f64) -> usize {
+    if max < 0.05 {
+        3
+    } else if max < 1.0 {
+        2
+    } else if max < 10.0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Formats `v` with the decimals an axis to `max` needs.
+pub fn fmt_axis(v: f64, max: f64) -> String {
+    format!("{v:.*}", decimals(max))
+}
+
+/// The y axis of a chart: its description (with unit), range and label format.
+pub struct YAxis<'f> {
+    pub desc: &'f str,
+    pub max: f64,
+    pub fmt: &'f dyn Fn(&f64) -> String,
+}
+
+/// Fills the background and builds a chart from 0 to `x_max_ns` with
+/// labelled axes and a light grid.
+pub fn chart<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    f: &Frame,
+    x_max_ns: f64,
+    y: YAxis<'_>,
+) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&f.pal.bg)?;
+    let x_max = if x_max_ns.is_finite() && x_max_ns > 0.0 {
+        x_max_ns
+    } else {
+        1e6
+    };
+    let y_max = if y.max.is_finite() && y.max > 0.0 {
+        y.max
+    } else {
+        1.0
+    };
+    let (x_desc, unit) = time_unit(x_max);
+    let x_fmt = |v: &f64| fmt_axis(v / unit, x_max / unit);
+    let mut chart = ChartBuilder::on(root)
+        .margin(f.px(8.0))
+        .margin_right(f.px(14.0))
+        .x_label_area_size(f.px(36.0))
+        .y_label_area_size(f.px(if f.narrow { 50.0 } else { 60.0 }))
+        .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y.desc)
+        .axis_style(f.line(f.pal.muted, 1.0))
+        .max_light_lines(0)
+        .bold_line_style(f.line(f.pal.grid, 1.0))
+        .label_style(f.font())
+        .axis_desc_style(f.font())
+        .x_labels(if f.narrow { 4 } else { 8 })
+        .y_labels(if f.narrow { 4 } else { 6 })
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(y.fmt)
+        .draw()?;
+    Ok(chart)
+}
+
+/// Columns to decimate to: one per CSS pixel of the plotting area (a line
+/// is `scale` device pixels wide anyway), never more than [`BINS`].
+pub fn column_ns<'a, DB: DrawingBackend + 'a>(chart: &Chart<'a, DB>, f: &Frame) -> f64 {
+    let width_px = chart.plotting_area().dim_in_pixel().0.max(1) as f64;
+    let cols = (width_px / f.scale.max(1.0)).clamp(1.0, BINS as f64);
+    chart.x_range().end / cols
+}
+
+/// How a series shows in the legend (and, by the same choice, on the chart).
+#[derive(Clone, Copy, Debug)]
+pub enum Key {
+    Line(ShapeStyle),
+    Dashed(ShapeStyle),
+    Circle(ShapeStyle),
+    Cross(ShapeStyle),
+    Triangle(ShapeStyle),
+    Bar(ShapeStyle),
+}
+
+/// Adds a legend entry (the legend is drawn by [`legend`]).
+pub fn key<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    label: &str,
+    key: Key,
+) -> DrawResult<DB> {
+    let w = f.px(22.0);
+    let r = f.px(4.0);
+    let dash = f.px(5.0);
+    chart
+        .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
+        .label(label)
+        .legend(move |(x, y)| -> DynElement<'static, DB, (i32, i32)> {
+            match key {
+                Key::Line(s) => PathElement::new(vec![(x, y), (x + w, y)], s).into_dyn(),
+                Key::Dashed(s) => {
+                    DashedPathElement::new(vec![(x, y), (x + w, y)], dash, dash / 2, s).into_dyn()
+                }
+                Key::Circle(s) => Circle::new((x + w / 2, y), r, s).into_dyn(),
+                Key::Cross(s) => Cross::new((x + w / 2, y), r, s).into_dyn(),
+                Key::Triangle(s) => TriangleMarker::new((x + w / 2, y), r + 1, s).into_dyn(),
+                Key::Bar(s) => Rectangle::new([(x, y - r), (x + w, y + r)], s).into_dyn(),
+            }
+        });
+    Ok(())
+}
+
+/// Draws the legend in the upper left corner over a paper-coloured box.
+pub fn legend<'a, DB: DrawingBackend + 'a>(chart: &mut Chart<'a, DB>, f: &Frame) -> DrawResult<DB> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .margin(f.px(6.0))
+        .legend_area_size(f.px(28.0))
+        .label_font(f.font())
+        .background_style(f.pal.bg.mix(0.9))
+        .border_style(f.line(f.pal.muted, 1.0))
+        .draw()
+}
+
+/// The vertical time cursor.
+pub fn cursor<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    cursor_ns: f64,
+) -> DrawResult<DB> {
+    let x_max = chart.x_range().end;
+    let y_max = chart.y_range().end;
+    let x = if cursor_ns.is_finite() {
+        cursor_ns.clamp(0.0, x_max)
+    } else {
+        x_max
+    };
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(x, 0.0), (x, y_max)],
+        f.line(f.pal.accent, 1.5),
+    )))?;
+    Ok(())
+}
+
+/// A step function (each value held until the next) as polylines through
+/// `cols`, starting from `held` at `x_start` and held to `x_end`. NaN values
+/// break the line; values above `clip` leave through the top of the chart.
+pub fn step_paths(
+    cols: &[Column],
+    x_start: f64,
+    held: f64,
+    x_end: f64,
+    clip: f64,
+) -> Vec<Vec<(f64, f64)>> {
+    let mut paths = Vec::new();
+    let mut cur: Vec<(f64, f64)> = Vec::new();
+    let ok = |v: f64| v.is_finite() && v <= clip;
+    let push = |cur: &mut Vec<(f64, f64)>, p: (f64, f64)| {
+        if cur.last() != Some(&p) {
+            cur.push(p);
+        }
+    };
+    let mut held = held;
+    if ok(held) {
+        push(&mut cur, (x_start, held));
+    }
+    for c in cols {
+        let b = &c.bin;
+        let x = b.t;
+        if ok(held) {
+            push(&mut cur, (x, held));
+        } else if held.is_finite() && b.has_values() {
+            // Coming back into view from above the chart.
+            push(&mut cur, (x, clip));
+        }
+        if b.has_values() {
+            push(&mut cur, (x, b.lo.min(clip)));
+            push(&mut cur, (x, b.hi.min(clip)));
+        }
+        if ok(b.last) {
+            push(&mut cur, (x, b.last));
+        } else if cur.len() > 1 {
+            paths.push(std::mem::take(&mut cur));
+        } else {
+            cur.clear();
+        }
+        held = b.last;
+    }
+    if ok(held) {
+        let x = x_end.max(cur.last().map_or(x_end, |p| p.0));
+        push(&mut cur, (x, held));
+    }
+    if cur.len() > 1 {
+        paths.push(cur);
+    }
+    paths
+}
+
+/// Items with a low and high value (a segment's first and last byte) as
+/// zig-zag polylines through each column's min–max span, one polyline per
+/// run of adjacent columns: the whole band of a busy sender is one element.
+pub fn band_paths(cols: &[Column], clip: f64) -> Vec<Vec<(f64, f64)>> {
+    let mut paths = Vec::new();
+    let mut cur: Vec<(f64, f64)> = Vec::new();
+    let mut prev: Option<usize> = None;
+    for c in cols.iter().filter(|c| c.bin.has_values()) {
+        if prev.is_some_and(|p| c.index > p + 1) && !cur.is_empty() {
+            paths.push(std::mem::take(&mut cur));
+        }
+        let x = c.bin.t;
+        cur.push((x, c.bin.lo.min(clip)));
+        cur.push((x, c.bin.hi.min(clip)));
+        prev = Some(c.index);
+    }
+    if !cur.is_empty() {
+        paths.push(cur);
+    }
+    paths
+}
+
+/// Draws polylines in one style.
+pub fn draw_paths<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    paths: Vec<Vec<(f64, f64)>>,
+    style: ShapeStyle,
+) -> DrawResult<DB> {
+    chart.draw_series(paths.into_iter().map(|p| PathElement::new(p, style)))?;
+    Ok(())
+}
+
+/// Draws polylines dashed (for series that change rarely: a dashed line
+/// costs one element per dash).
+pub fn draw_dashed<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    paths: Vec<Vec<(f64, f64)>>,
+    style: ShapeStyle,
+) -> DrawResult<DB> {
+    let (dash, gap) = (f.px(6.0), f.px(3.0));
+    chart.draw_series(
+        paths
+            .into_iter()
+            .map(|p| DashedPathElement::new(p, dash, gap, style)),
+    )?;
+    Ok(())
+}
+
+/// One marker per column (at its lowest value), for rare events.
+pub fn draw_markers<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    cols: &[Column],
+    key: Key,
+    clip: f64,
+) -> DrawResult<DB> {
+    let r = f.px(3.5).max(2);
+    let points = cols
+        .iter()
+        .filter(|c| c.bin.has_values() && c.bin.lo <= clip)
+        .map(|c| (c.bin.t, c.bin.lo));
+    chart.draw_series(points.map(|p| -> DynElement<'static, DB, (f64, f64)> {
+        match key {
+            Key::Cross(s) => Cross::new(p, r, s).into_dyn(),
+            Key::Triangle(s) => TriangleMarker::new(p, r + 1, s).into_dyn(),
+            Key::Circle(s) | Key::Line(s) | Key::Dashed(s) | Key::Bar(s) => {
+                Circle::new(p, r, s).into_dyn()
+            }
+        }
+    }))?;
+    Ok(())
+}
+
+/// Point samples, one element per column: a circle where the column holds
+/// one value, a stroke over its min–max span where it holds several.
+pub fn draw_scatter<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    cols: &[Column],
+    style: ShapeStyle,
+    clip: f64,
+) -> DrawResult<DB> {
+    let r = f.px(2.5).max(1);
+    chart.draw_series(cols.iter().filter(|c| c.bin.has_values()).map(
+        |c| -> DynElement<'static, DB, (f64, f64)> {
+            let (x, lo, hi) = (c.bin.t, c.bin.lo.min(clip), c.bin.hi.min(clip));
+            if c.bin.count == 1 || lo == hi {
+                Circle::new((x, lo), r, style).into_dyn()
+            } else {
+                PathElement::new(vec![(x, lo), (x, hi)], style).into_dyn()
+            }
+        },
+    ))?;
+    Ok(())
+}
+
+/// Every `stride`-th of `n` rows so that at most [`TABLE_ROWS`] remain, and
+/// the caption's note saying so ("" when nothing was left out).
+pub fn table_stride(n: usize) -> (usize, String) {
+    let stride = n.div_ceil(TABLE_ROWS).max(1);
+    let note = if stride > 1 {
+        format!(" (every {stride}th of {n} rows, evenly decimated)")
+    } else {
+        String::new()
+    };
+    (stride, note)
+}
+
+/// Time in ms for a table cell, to the microsecond.
+pub fn ms(t_ns: f64) -> String {
+    format!("{:.3}", t_ns / 1e6)
+}
+
+/// End of a run (ns): when it completed or was stopped.
+pub fn run_end_ns(run: &sim_core::sim::RunResult) -> f64 {
+    use sim_core::sim::Outcome;
+    match run.outcome {
+        Outcome::Completed { at }
+        | Outcome::TimeLimit { at }
+        | Outcome::EventLimit { at }
+        | Outcome::Aborted { at } => at.0 as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cols(b: &Binned) -> Vec<Column> {
+        b.columns(1.0, f64::INFINITY, true)
+    }
+
+    #[test]
+    fn bins_keep_the_envelope_and_the_last_value() {
+        let b = Binned::build(4096.0, [(0.2, 5.0, 5.0), (0.5, 2.0, 2.0), (0.7, 3.0, 3.0)]);
+        let c = cols(&b);
+        assert_eq!(c.len(), 1);
+        assert_eq!((c[0].bin.lo, c[0].bin.hi, c[0].bin.last), (2.0, 5.0, 3.0));
+        assert_eq!(c[0].bin.count, 3);
+    }
+
+    #[test]
+    fn a_step_line_breaks_where_the_value_is_undefined() {
+        let b = Binned::build(
+            4096.0,
+            [
+                (10.0, 1.0, 1.0),
+                (20.0, f64::NAN, f64::NAN),
+                (30.0, 4.0, 4.0),
+            ],
+        );
+        let paths = step_paths(&cols(&b), 0.0, f64::NAN, 40.0, f64::INFINITY);
+        assert_eq!(paths.len(), 2);
+        assert_eq!(paths[1].last(), Some(&(40.0, 4.0)));
+    }
+
+    #[test]
+    fn a_band_splits_at_empty_columns() {
+        let b = Binned::build(4096.0, [(1.0, 0.0, 1.0), (2.0, 1.0, 2.0), (9.0, 2.0, 3.0)]);
+        assert_eq!(band_paths(&cols(&b), f64::INFINITY).len(), 2);
+    }
+
+    #[test]
+    fn the_table_stride_caps_rows() {
+        assert_eq!(table_stride(2000).0, 1);
+        let (s, note) = table_stride(173_000);
+        assert!(173_000usize.div_ceil(s) <= TABLE_ROWS);
+        assert!(note.contains("173000"));
+    }
+}

@@ -1,1 +1,73 @@
-//! (being written)
+//! The server's RTT samples (hollow circles, or a stroke over a pixel
+//! column's range when many fall in it) and srtt (a thick step line), with
+//! the time cursor.
+
+use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis};
+use crate::palette::{Palette, series};
+use crate::series::rtt::RttSeries;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+const SRTT_W: f64 = 2.5;
+const SAMPLE_W: f64 = 1.5;
+
+/// Draws samples and srtt up to `cursor_ns` in colour and the rest
+/// faintly, on a time axis to `end_ns`. Costs O(canvas width).
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &RttSeries,
+    cursor_ns: f64,
+    end_ns: f64,
+    pal: &Palette,
+    scale: f64,
+) -> DrawResult<DB> {
+    let f = Frame::new(root, pal, scale);
+    let y_max = (data.max_ns * 1.15).max(1e6);
+    let fmt = |v: &f64| frame::fmt_axis(v / 1e6, y_max / 1e6);
+    let mut chart = frame::chart(
+        root,
+        &f,
+        frame::x_max(end_ns, data.end_ns),
+        YAxis {
+            desc: "RTT (ms)",
+            max: y_max,
+            fmt: &fmt,
+        },
+    )?;
+    let col = frame::column_ns(&chart, &f);
+    let x_end = data.end_ns.min(chart.x_range().end);
+    let x_cursor = cursor_ns.clamp(0.0, x_end);
+    let sample_style = f.line(series(1), SAMPLE_W);
+    let srtt_style = f.line(series(0), SRTT_W);
+    for past in [false, true] {
+        let samples = data.sample_bins.columns(col, cursor_ns, past);
+        let style = if past {
+            sample_style
+        } else {
+            f.faint(SAMPLE_W)
+        };
+        frame::draw_scatter(&mut chart, &f, &samples, style, y_max)?;
+    }
+    // srtt is defined from the first sample on: no value is held before it.
+    let srtt_past = frame::step_paths(
+        &data.srtt.columns(col, cursor_ns, true),
+        0.0,
+        f64::NAN,
+        x_cursor,
+        y_max,
+    );
+    let srtt_future = frame::step_paths(
+        &data.srtt.columns(col, cursor_ns, false),
+        x_cursor,
+        data.srtt.last_before(cursor_ns),
+        x_end,
+        y_max,
+    );
+    frame::draw_paths(&mut chart, srtt_future, f.faint(SRTT_W))?;
+    frame::draw_paths(&mut chart, srtt_past, srtt_style)?;
+    frame::key(&mut chart, &f, "RTT sample", Key::Circle(sample_style))?;
+    frame::key(&mut chart, &f, "srtt (smoothed)", Key::Line(srtt_style))?;
+    frame::legend(&mut chart, &f)?;
+    frame::cursor(&mut chart, &f, cursor_ns)?;
+    root.present()
+}

@@ -30,6 +30,54 @@ impl Table {
     }
 }
 
+impl Table {
+    /// An array of objects keyed by the headings, numbers as numbers.
+    pub fn to_json(&self) -> String {
+        fn string(s: &str) -> String {
+            let mut out = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+            out
+        }
+        fn value(s: &str) -> String {
+            // Only what JSON's number grammar allows ("1.5", "-2e3"; not ".5", "01", "inf").
+            let b = s.as_bytes();
+            let digits = s.trim_start_matches('-').as_bytes();
+            let json_number = !digits.is_empty()
+                && digits[0].is_ascii_digit()
+                && !(digits[0] == b'0' && digits.get(1).is_some_and(u8::is_ascii_digit))
+                && b[b.len() - 1].is_ascii_digit()
+                && s.parse::<f64>().is_ok_and(f64::is_finite);
+            if json_number {
+                s.to_string()
+            } else {
+                string(s)
+            }
+        }
+        let rows: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let fields: Vec<String> = self
+                    .headers
+                    .iter()
+                    .zip(r)
+                    .map(|(h, v)| format!("{}: {}", string(h), value(v)))
+                    .collect();
+                format!("  {{{}}}", fields.join(", "))
+            })
+            .collect();
+        format!("[\n{}\n]\n", rows.join(",\n"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,5 +90,9 @@ mod tests {
             rows: vec![vec!["1.5".into(), "a, \"b\"".into()]],
         };
         assert_eq!(t.to_csv(), "time (ms),note\n1.5,\"a, \"\"b\"\"\"\n");
+        assert_eq!(
+            t.to_json(),
+            "[\n  {\"time (ms)\": 1.5, \"note\": \"a, \\\"b\\\"\"}\n]\n"
+        );
     }
 }

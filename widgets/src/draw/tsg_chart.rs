@@ -1,1 +1,174 @@
-//! (being written)
+//! The time-sequence graph (tcptrace's view of a transfer), with the time
+//! cursor. Data is drawn as the min–max band of sequence numbers sent in
+//! each pixel column; each series also differs by width, dash or marker:
+//!
+//! | series          | colour        | shape                   |
+//! |-----------------|---------------|-------------------------|
+//! | data            | blue          | thin strokes            |
+//! | retransmission  | orange        | thick strokes + circle  |
+//! | dropped         | vermillion    | cross                   |
+//! | ACK             | bluish green  | solid step line         |
+//! | receive window  | reddish purple| dashed step line        |
+//! | SACK blocks     | sky blue      | wide strokes            |
+//! | zero window     | ink           | triangle                |
+
+use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis};
+use crate::palette::{Palette, series};
+use crate::series::tsg::TsgSeries;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Unit for sequence numbers on an axis to `max` bytes: (name, bytes).
+pub fn seq_unit(max: f64) -> (&'static str, f64) {
+    if max < 10e3 {
+        ("B", 1.0)
+    } else if max < 10e6 {
+        ("kB", 1e3)
+    } else {
+        ("MB", 1e6)
+    }
+}
+
+/// Draws the graph up to `cursor_ns` in colour and the rest faintly, on a
+/// time axis to `end_ns`. Costs O(canvas width).
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &TsgSeries,
+    cursor_ns: f64,
+    end_ns: f64,
+    pal: &Palette,
+    scale: f64,
+) -> DrawResult<DB> {
+    let f = Frame::new(root, pal, scale);
+    let y_max = (data.max_seq as f64 * 1.08).max(1.0);
+    let (unit, div) = seq_unit(y_max);
+    let desc = format!("sequence number ({unit}, relative)");
+    let fmt = |v: &f64| frame::fmt_axis(v / div, y_max / div);
+    let mut chart = frame::chart(
+        root,
+        &f,
+        frame::x_max(end_ns, data.end_ns),
+        YAxis {
+            desc: &desc,
+            max: y_max,
+            fmt: &fmt,
+        },
+    )?;
+    let col = frame::column_ns(&chart, &f);
+    let x_end = data.end_ns.min(chart.x_range().end);
+    let x_cursor = cursor_ns.clamp(0.0, x_end);
+    let styles = Styles::new(&f);
+    for past in [false, true] {
+        let cols = |b: &frame::Binned| b.columns(col, cursor_ns, past);
+        let pick = |s: ShapeStyle, w: f64| if past { s } else { f.faint(w) };
+        // Step lines: the future part starts from the value held at the cursor.
+        for (line, style, w, dashed) in [
+            (&data.window_line, styles.window, 1.5, true),
+            (&data.ack_line, styles.ack, 1.5, false),
+        ] {
+            let (x0, held) = if past {
+                (0.0, f64::NAN)
+            } else {
+                (x_cursor, line.last_before(cursor_ns))
+            };
+            let x1 = if past { x_cursor } else { x_end };
+            let paths = frame::step_paths(&cols(line), x0, held, x1, y_max);
+            if dashed {
+                frame::draw_dashed(&mut chart, &f, paths, pick(style, w))?;
+            } else {
+                frame::draw_paths(&mut chart, paths, pick(style, w))?;
+            }
+        }
+        for (band, style, w) in [
+            (&data.sacks, styles.sack, 3.0),
+            (&data.data, styles.data, 1.5),
+            (&data.retransmits, styles.retransmit, 2.5),
+        ] {
+            frame::draw_paths(
+                &mut chart,
+                frame::band_paths(&cols(band), y_max),
+                pick(style, w),
+            )?;
+        }
+        let marker = |k: Key| if past { k } else { faint_key(k, &f) };
+        frame::draw_markers(
+            &mut chart,
+            &f,
+            &cols(&data.retransmits),
+            marker(styles.retransmit_key()),
+            y_max,
+        )?;
+        frame::draw_markers(
+            &mut chart,
+            &f,
+            &cols(&data.drops),
+            marker(Key::Cross(styles.drop)),
+            y_max,
+        )?;
+        frame::draw_markers(
+            &mut chart,
+            &f,
+            &cols(&data.zero_windows),
+            marker(Key::Triangle(styles.zero)),
+            y_max,
+        )?;
+    }
+    let present = |b: &frame::Binned| !b.is_empty();
+    frame::key(&mut chart, &f, "data sent", Key::Line(styles.data))?;
+    if present(&data.retransmits) {
+        frame::key(&mut chart, &f, "retransmission", styles.retransmit_key())?;
+    }
+    if present(&data.drops) {
+        frame::key(&mut chart, &f, "dropped", Key::Cross(styles.drop))?;
+    }
+    frame::key(&mut chart, &f, "ACK", Key::Line(styles.ack))?;
+    frame::key(&mut chart, &f, "receive window", Key::Dashed(styles.window))?;
+    if present(&data.sacks) {
+        frame::key(&mut chart, &f, "SACK blocks", Key::Line(styles.sack))?;
+    }
+    if present(&data.zero_windows) {
+        frame::key(&mut chart, &f, "zero window", Key::Triangle(styles.zero))?;
+    }
+    frame::legend(&mut chart, &f)?;
+    frame::cursor(&mut chart, &f, cursor_ns)?;
+    root.present()
+}
+
+struct Styles {
+    data: ShapeStyle,
+    retransmit: ShapeStyle,
+    retransmit_marker: ShapeStyle,
+    drop: ShapeStyle,
+    ack: ShapeStyle,
+    window: ShapeStyle,
+    sack: ShapeStyle,
+    zero: ShapeStyle,
+}
+
+impl Styles {
+    fn new(f: &Frame) -> Self {
+        Styles {
+            data: f.line(series(0), 1.5),
+            retransmit: f.line(series(1), 2.5),
+            retransmit_marker: f.line(series(1), 1.5),
+            drop: f.line(series(5), 2.0),
+            ack: f.line(series(2), 1.5),
+            window: f.line(series(3), 1.5),
+            sack: f.line(series(4), 3.0),
+            zero: f.pal.fg.filled(),
+        }
+    }
+
+    fn retransmit_key(&self) -> Key {
+        Key::Circle(self.retransmit_marker)
+    }
+}
+
+fn faint_key(k: Key, f: &Frame) -> Key {
+    let faint = f.faint(1.5);
+    match k {
+        Key::Cross(_) => Key::Cross(faint),
+        Key::Triangle(_) => Key::Triangle(f.pal.grid.filled()),
+        _ => Key::Circle(faint),
+    }
+}

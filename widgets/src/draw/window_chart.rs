@@ -1,1 +1,97 @@
-//! (being written)
+//! cwnd, ssthresh and outstanding data (segments) over time, with the time
+//! cursor: the sender's view of how much it may send and how much it has out.
+//!
+//! Styles: cwnd thick solid, ssthresh dashed, outstanding thin solid; each
+//! in its own Okabe–Ito colour, so the lines differ without colour too.
+
+use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis};
+use crate::palette::{Palette, series};
+use crate::series::window::WindowSeries;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+const CWND_W: f64 = 2.5;
+const SSTHRESH_W: f64 = 2.0;
+const OUTSTANDING_W: f64 = 1.0;
+
+/// Draws the three step lines up to `cursor_ns` in colour and the rest
+/// faintly, on a time axis to `end_ns`. Costs O(canvas width).
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &WindowSeries,
+    cursor_ns: f64,
+    end_ns: f64,
+    pal: &Palette,
+    scale: f64,
+) -> DrawResult<DB> {
+    let f = Frame::new(root, pal, scale);
+    let y_max = (data.max_segments * 1.2).max(4.0);
+    let fmt = |v: &f64| frame::fmt_axis(*v, y_max);
+    let mut chart = frame::chart(
+        root,
+        &f,
+        frame::x_max(end_ns, data.end_ns),
+        YAxis {
+            desc: "window (segments)",
+            max: y_max,
+            fmt: &fmt,
+        },
+    )?;
+    let col = frame::column_ns(&chart, &f);
+    let x_end = data.end_ns.min(chart.x_range().end);
+    // Outstanding last: in slow start it runs along cwnd, thin on the thick line.
+    let colours = [
+        (&data.cwnd, series(0), CWND_W, false),
+        (&data.ssthresh, series(5), SSTHRESH_W, true),
+        (&data.outstanding, series(2), OUTSTANDING_W, false),
+    ];
+    // Each line's faint future goes under every line's coloured past.
+    let mut past_lines = Vec::new();
+    for (binned, colour, w, dashed) in colours {
+        let held = binned.last_before(cursor_ns);
+        let before = binned.columns(col, cursor_ns, true);
+        let after = binned.columns(col, cursor_ns, false);
+        let x_cursor = cursor_ns.clamp(0.0, x_end);
+        let past = frame::step_paths(&before, 0.0, f64::NAN, x_cursor, y_max);
+        let future = frame::step_paths(&after, x_cursor, held, x_end, y_max);
+        draw_lines(&mut chart, &f, future, f.faint(w), dashed)?;
+        past_lines.push((past, f.line(colour, w), dashed));
+    }
+    for (past, style, dashed) in past_lines {
+        draw_lines(&mut chart, &f, past, style, dashed)?;
+    }
+    frame::key(&mut chart, &f, "cwnd", Key::Line(f.line(series(0), CWND_W)))?;
+    frame::key(
+        &mut chart,
+        &f,
+        "ssthresh",
+        Key::Dashed(f.line(series(5), SSTHRESH_W)),
+    )?;
+    frame::key(
+        &mut chart,
+        &f,
+        if f.narrow {
+            "outstanding"
+        } else {
+            "outstanding (snd_nxt − snd_una)"
+        },
+        Key::Line(f.line(series(2), OUTSTANDING_W)),
+    )?;
+    frame::legend(&mut chart, &f)?;
+    frame::cursor(&mut chart, &f, cursor_ns)?;
+    root.present()
+}
+
+fn draw_lines<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    paths: Vec<Vec<(f64, f64)>>,
+    style: ShapeStyle,
+    dashed: bool,
+) -> DrawResult<DB> {
+    if dashed {
+        frame::draw_dashed(chart, f, paths, style)
+    } else {
+        frame::draw_paths(chart, paths, style)
+    }
+}

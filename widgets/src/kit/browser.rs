@@ -1,0 +1,145 @@
+//! The few page services a widget needs, each failing quietly: a widget
+//! must keep working where one is missing (an old browser, a sandboxed
+//! iframe without clipboard access, a page opened from disk).
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The page's query string (`?a=b`), or empty.
+pub fn query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces the page's query string without reloading or adding a history entry.
+pub fn replace_query(query: &str) {
+    let Some(w) = web_sys::window() else { return };
+    let loc = w.location();
+    let (Ok(path), Ok(hash)) = (loc.pathname(), loc.hash()) else {
+        return;
+    };
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(
+            &JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}{hash}")),
+        );
+    }
+}
+
+/// The page's full address.
+pub fn href() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// Puts `text` on the clipboard; false where the page may not.
+pub fn copy(text: &str) -> bool {
+    let Some(w) = web_sys::window() else {
+        return false;
+    };
+    let clipboard = w.navigator().clipboard();
+    // `navigator.clipboard` is undefined on insecure origins (file://, http).
+    if JsValue::from(clipboard.clone()).is_undefined() {
+        return false;
+    }
+    let _ = clipboard.write_text(text);
+    true
+}
+
+/// Offers `text` as a download named `name`.
+pub fn download_text(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    click_link(name, &url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Offers a canvas's picture as a PNG download.
+pub fn download_canvas(name: &str, canvas: &web_sys::HtmlCanvasElement) {
+    if let Ok(url) = canvas.to_data_url_with_type("image/png") {
+        click_link(name, &url);
+    }
+}
+
+fn click_link(name: &str, href: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(a) = doc.create_element("a") else {
+        return;
+    };
+    let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else {
+        return;
+    };
+    a.set_href(href);
+    a.set_download(name);
+    a.click();
+}
+
+/// Whether the reader asked the system for less motion.
+pub fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// Puts `el` in full screen (presenter mode), or leaves full screen.
+pub fn fullscreen(el: &web_sys::Element, on: bool) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if on {
+        let _ = el.request_fullscreen();
+    } else if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    }
+}
+
+/// Calls `f` whenever the class of `<html>` changes (mdBook's theme
+/// switch). Keep the returned guard for as long as the calls are wanted.
+pub struct ThemeWatch {
+    observer: web_sys::MutationObserver,
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl ThemeWatch {
+    pub fn new(f: impl FnMut() + 'static) -> Option<ThemeWatch> {
+        let html = web_sys::window()?.document()?.document_element()?;
+        let callback = Closure::<dyn FnMut()>::new(f);
+        let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        let opts = web_sys::MutationObserverInit::new();
+        opts.set_attributes(true);
+        opts.set_attribute_filter(&js_sys::Array::of1(&JsValue::from_str("class")));
+        observer.observe_with_options(&html, &opts).ok()?;
+        Some(ThemeWatch {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for ThemeWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}

@@ -1,0 +1,77 @@
+//! Keyboard shortcuts inside a widget. Every key pressed inside a widget is
+//! stopped there, so mdBook's ←/→ chapter navigation and its `s` (search)
+//! shortcut never fire while a reader works a widget.
+
+/// What a key does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    PlayPause,
+    /// Step to the next event.
+    Step,
+    /// Step to the next ACK.
+    StepAck,
+    Restart,
+    Presenter,
+    Help,
+    /// Close the help overlay or leave presenter mode.
+    Escape,
+    /// Preset 1–9, as listed in the menu (0-based here).
+    Preset(usize),
+    /// Move the cursor back or forward by a fiftieth of the run.
+    Scrub(i8),
+}
+
+/// The shortcut list the help overlay shows (key, what it does).
+pub const HELP: &[(&str, &str)] = &[
+    ("Space", "play / pause"),
+    ("s", "step to the next event"),
+    ("a", "step to the next ACK"),
+    ("r", "restart from time zero"),
+    ("← / →", "move the time cursor back / forward"),
+    ("1–9", "choose a preset"),
+    ("f", "presenter mode (full screen, large type)"),
+    ("?", "this help"),
+    ("Esc", "close help / leave presenter mode"),
+];
+
+/// The action for a key, unless the key was typed into a form field (where
+/// space, digits and letters must reach the field) or has a modifier.
+pub fn action(key: &str, in_text_field: bool, modifier: bool) -> Option<Action> {
+    if modifier {
+        return None;
+    }
+    if in_text_field {
+        return (key == "Escape").then_some(Action::Escape);
+    }
+    Some(match key {
+        " " | "Spacebar" => Action::PlayPause,
+        "s" => Action::Step,
+        "a" => Action::StepAck,
+        "r" => Action::Restart,
+        "f" => Action::Presenter,
+        "?" => Action::Help,
+        "Escape" => Action::Escape,
+        "ArrowLeft" => Action::Scrub(-1),
+        "ArrowRight" => Action::Scrub(1),
+        k if k.len() == 1 && ("1"..="9").contains(&k) => {
+            Action::Preset(k.parse::<usize>().ok()? - 1)
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_actions_outside_form_fields_only() {
+        assert_eq!(action(" ", false, false), Some(Action::PlayPause));
+        assert_eq!(action("3", false, false), Some(Action::Preset(2)));
+        assert_eq!(action("0", false, false), None);
+        assert_eq!(action("ArrowLeft", false, false), Some(Action::Scrub(-1)));
+        assert_eq!(action("s", true, false), None, "typing in a field");
+        assert_eq!(action("Escape", true, false), Some(Action::Escape));
+        assert_eq!(action("f", false, true), None, "Ctrl+F stays the browser's");
+    }
+}

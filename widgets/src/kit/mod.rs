@@ -1,0 +1,12 @@
+//! The widget kit: the shell every widget is built from (controls,
+//! transport, linked views, panels, presets, URL state, shortcuts, presenter
+//! mode, export) and the pure logic under it, testable natively.
+
+pub mod browser;
+pub mod keys;
+pub mod model;
+pub mod scenario;
+pub mod transport;
+pub mod url_state;
+pub mod views;
+pub mod widget;

@@ -1,0 +1,20 @@
+//! The scenario a widget simulates for its current control values.
+
+use crate::run_view::SlowStartParams;
+use sim_core::config::Scenario;
+use sim_core::time::SimDuration;
+use widget_spec::WidgetSpec;
+
+/// The scenario for `values` of `spec`'s sliders. The slow-start widget is
+/// the only one so far; the chapters' widgets will each add their builder here.
+pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
+    let mut s = SlowStartParams::from_values(spec, values).scenario();
+    // Buffer bars, `ss` and iperf read the periodic samples: take twenty per
+    // round trip (at least every 50 µs, at most every 100 ms).
+    let rtt = s.path.rtt().0;
+    s.sample_interval = SimDuration((rtt / 20).clamp(50_000, 100_000_000));
+    // The views keep every packet of a widget-sized run; a run that would
+    // exceed this keeps its first packets and every cwnd change (about 40 MB).
+    s.trace_packet_budget = 250_000;
+    s
+}

@@ -1,0 +1,137 @@
+//! The views of one run a widget can show, drawn on any plotters backend
+//! (canvas in the page, SVG for export and for native tests).
+
+use super::model::Model;
+use crate::draw::table::Table;
+use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
+use crate::palette::Palette;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Path,
+    Ladder,
+    Window,
+    Tsg,
+    Throughput,
+    Rtt,
+}
+
+impl View {
+    pub const ALL: [View; 6] = [
+        View::Path,
+        View::Window,
+        View::Tsg,
+        View::Ladder,
+        View::Throughput,
+        View::Rtt,
+    ];
+    /// The views a chart slot offers (the path view has its own place).
+    pub const CHARTS: [View; 5] = [
+        View::Window,
+        View::Tsg,
+        View::Ladder,
+        View::Throughput,
+        View::Rtt,
+    ];
+
+    /// Short name, used in URLs, file names and element ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Path => "path",
+            View::Ladder => "ladder",
+            View::Window => "cwnd",
+            View::Tsg => "tsg",
+            View::Throughput => "throughput",
+            View::Rtt => "rtt",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Path => "Path",
+            View::Ladder => "Ladder diagram",
+            View::Window => "cwnd, ssthresh, in flight",
+            View::Tsg => "Time-sequence graph",
+            View::Throughput => "Throughput",
+            View::Rtt => "RTT",
+        }
+    }
+
+    /// What a screen reader hears for the canvas.
+    pub fn description(self) -> &'static str {
+        match self {
+            View::Path => {
+                "Animation of data segments and ACKs between server and client, with the send buffer, the bottleneck queue and the receive buffer"
+            }
+            View::Ladder => {
+                "Ladder diagram: each segment as an arrow between client and server, time flowing down, with delayed-ACK timers and Nagle holds"
+            }
+            View::Window => {
+                "Chart of the server's congestion window, slow-start threshold and outstanding data in segments over time"
+            }
+            View::Tsg => {
+                "Time-sequence graph: sequence numbers sent, the ACK line and the receive-window line over time"
+            }
+            View::Throughput => "Chart of the bytes the client received per interval, in Mbit/s",
+            View::Rtt => "Chart of RTT samples and the smoothed RTT over time",
+        }
+    }
+
+    /// Height in CSS pixels at normal size.
+    pub fn height(self) -> u32 {
+        match self {
+            View::Path => 170,
+            View::Ladder => 340,
+            _ => 240,
+        }
+    }
+
+    /// The view's numbers as a table.
+    pub fn table(self, m: &Model) -> Table {
+        match self {
+            View::Path => m.path.table(),
+            View::Ladder => m.ladder.table(),
+            View::Window => m.window.table(),
+            View::Tsg => m.tsg.table(),
+            View::Throughput => m.throughput.table(),
+            View::Rtt => m.rtt.table(),
+        }
+    }
+}
+
+/// Draws `view` of `m` at `t_ns`. `scale` multiplies type and line widths
+/// (device pixels per CSS pixel, times the presenter factor).
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    view: View,
+    m: &Model,
+    t_ns: f64,
+    pal: &Palette,
+    scale: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    match view {
+        View::Path => path_view::draw(area, &m.path, t_ns, pal, scale).map(|_| ()),
+        View::Ladder => ladder::draw(area, &m.ladder, t_ns, pal, scale).map(|_| ()),
+        View::Window => window_chart::draw(area, &m.window, t_ns, m.end_ns, pal, scale),
+        View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, m.end_ns, pal, scale),
+        View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, m.end_ns, pal, scale),
+        View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, m.end_ns, pal, scale),
+    }
+}
+
+/// The view as an SVG document, `w`×`h` pixels.
+pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> String {
+    let mut out = String::new();
+    {
+        let area = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
+        let _ = draw(&area, view, m, t_ns, pal, 1.0);
+        let _ = area.present();
+    }
+    out
+}
