@@ -28,7 +28,7 @@ pub fn preset_trace_hash(widget: &str, preset: &str) -> String {
     let Some(values) = params::preset_values(spec, preset) else {
         return "none".into();
     };
-    match run_view::trace_hash(&run_view::SlowStartParams::from_values(spec, &values)) {
+    match kit::scenario::trace_hash(spec, &values) {
         Some(h) => format!("{h:016x}"),
         None => "none".into(),
     }

@@ -180,7 +180,7 @@ fn the_window_reaches_the_cwnd_the_trace_records() {
 }
 
 #[test]
-fn outstanding_stays_within_cwnd_without_loss_and_drains_to_zero() {
+fn outstanding_stays_within_cwnd_and_ends_at_what_was_sent_but_not_acked() {
     let run = &seed_004();
     let w = WindowSeries::from_run(run);
     for p in &w.points {

@@ -2,31 +2,10 @@
 //! functions the browser runs on a canvas.
 
 use plotters::prelude::*;
-use tcp_widgets::draw::{cwnd_chart, path_view};
+use tcp_widgets::draw::path_view;
 use tcp_widgets::palette::Palette;
-use tcp_widgets::run_view::{RunView, SlowStartParams};
+use tcp_widgets::run_view::SlowStartParams;
 use tcp_widgets::series::path::PathSeries;
-
-fn seed() -> RunView {
-    RunView::simulate(&SlowStartParams {
-        // Seed 004's defaults with a receive buffer large enough never to limit.
-        rcvbuf: 16.0 * 1024.0 * 1024.0,
-        ..SlowStartParams::from_values(widget_spec::widget("slow-start").unwrap(), &[])
-    })
-}
-
-#[test]
-fn the_cwnd_chart_draws_a_curve_and_labelled_axes() {
-    let run = seed();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (640, 240)).into_drawing_area();
-        cwnd_chart::draw(&root, &run, run.end_ns, &Palette::default(), 1.0).unwrap();
-    }
-    assert!(svg.contains("cwnd (segments)"));
-    assert!(svg.contains("time (ms)"));
-    assert!(svg.contains("<polyline"), "the cwnd curve is a polyline");
-}
 
 /// Draws the path view `after_ns` after the server's first data segment left,
 /// returning what was on the path and the SVG.

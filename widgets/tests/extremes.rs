@@ -1,7 +1,8 @@
 //! Every slider at its extremes: the simulation must return (finished, or
 //! stopped at its time limit with a message), never panic or hang.
 
-use tcp_widgets::run_view::{RunView, SlowStartParams};
+use tcp_widgets::kit::model::Model;
+use tcp_widgets::run_view::SlowStartParams;
 use widget_spec::widget;
 
 fn range(name: &str) -> (f64, f64) {
@@ -59,9 +60,10 @@ fn every_corner_of_the_parameter_space_simulates() {
             rwnd: v[5],
             rcvbuf: v[6],
         };
-        let run = RunView::simulate(&p);
-        assert!(run.error.is_none(), "{p:?}: {:?}", run.error);
-        assert!(run.end_ns > 0.0, "{p:?}");
-        assert!(!run.cwnd.is_empty());
+        let run = sim_core::sim::run(&p.scenario());
+        let run = run.unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        let model = Model::from_run(&run);
+        assert!(model.end_ns > 0.0, "{p:?}");
+        assert!(!model.window.points.is_empty());
     }
 }

@@ -26,7 +26,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-pub use super::cwnd_chart::DrawResult;
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Time bins per series. More than the columns of any plausible canvas (a
 /// 1200 CSS px chart has about 1100 columns), few enough that merging them

@@ -2,7 +2,6 @@
 //! native tests draw the same pictures as SVG and inspect them.
 
 pub mod chart_frame;
-pub mod cwnd_chart;
 pub mod ladder;
 pub mod path_view;
 pub mod rtt_chart;

@@ -18,3 +18,12 @@ pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
     s.trace_packet_budget = 250_000;
     s
 }
+
+/// The hash of the whole trace of the run a widget shows for `values` (see
+/// `sim_core::trace::Trace::hash`): equal natively and in the browser, or the
+/// simulator is not deterministic.
+pub fn trace_hash(spec: &WidgetSpec, values: &[f64]) -> Option<u64> {
+    sim_core::sim::run(&build(spec, values))
+        .ok()
+        .map(|run| run.trace.hash())
+}
