@@ -136,3 +136,30 @@ test("a typed value outside the range is clamped with a note", async () => {
   assert.equal(await page.locator(`${FIRST} output[data-param="rtt"]`).innerText(), "300 ms");
   await close();
 });
+
+test("speaker notes show in presenter mode only", async () => {
+  const { page, close } = await open();
+  assert.equal(await page.locator(`${FIRST} .tw-speaker-notes`).count(), 0, "readers do not see them");
+  await page.locator(`${FIRST} button.tw-presenter-button`).click();
+  const notes = await page.locator(`${FIRST} .tw-speaker-notes`).innerText();
+  assert.ok(notes.length > 40, `notes: ${notes}`);
+  // Another preset, other notes.
+  await page.locator(`${FIRST} .tw-preset select`).selectOption("initcwnd-100");
+  await page.waitForFunction(
+    ([sel, before]) => document.querySelector(sel)?.innerText !== before,
+    [`${FIRST} .tw-speaker-notes`, notes],
+  );
+  assert.match(await page.locator(`${FIRST} .tw-speaker-notes`).innerText(), /initcwnd/);
+  await page.keyboard.press("Escape");
+  await page.waitForSelector(`${FIRST} .tw-root:not(.tw-presenter)`);
+  assert.equal(await page.locator(`${FIRST} .tw-speaker-notes`).count(), 0);
+  await close();
+});
+
+test("the path view has a key to its flight colours", async () => {
+  const { page, close } = await open();
+  const legend = page.locator(`${FIRST} .tw-view-path [data-legend="flights"]`);
+  assert.equal(await legend.locator(".tw-swatch").count(), 7);
+  assert.match(await legend.innerText(), /ACKs/);
+  await close();
+});

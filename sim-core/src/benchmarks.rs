@@ -29,19 +29,25 @@ pub fn lfn_30s(cc: Algorithm) -> Scenario {
     // The server pushes as soon as the connection is up, more than 30 s can carry.
     s.app.request = Vec::new();
     s.app.response = vec![10 << 30];
+    s.server.sender.congestion_control = cc;
+    raise_buffers(&mut s);
+    s
+}
+
+/// The buffers seed 003's author raised for a long fat network, on the server
+/// (sending) and the client (receiving):
+/// `net.core.wmem_max = 26214400`, `net.ipv4.tcp_wmem = "4096 87380 26214400"`,
+/// `net.core.rmem_max = 34952000`, `net.ipv4.tcp_rmem = "4096 87380 34952000"`
+/// (window scale ilog2(34952000) − 15 = 10, and the SYN window that buffer allows).
+pub fn raise_buffers(s: &mut Scenario) {
     let server = &mut s.server.sender;
-    server.congestion_control = cc;
-    // net.ipv4.tcp_wmem = "4096 87380 26214400"
     server.sndbuf = 87_380;
     server.sndbuf_max = 26_214_400;
-    // net.ipv4.tcp_rmem = "4096 87380 34952000" on the client, with rmem_max
-    // as large: window scale ilog2(34952000) − 15 = 10.
     let client = &mut s.client.receiver;
     client.rcvbuf = 87_380;
     client.rcvbuf_max = 34_952_000;
     client.wscale = 10;
     client.syn_window = client.initial_window(s.client.sender.mss);
-    s
 }
 
 /// The benchmark scenarios by the letter the benchmark report uses.

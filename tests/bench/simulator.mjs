@@ -6,9 +6,8 @@
 // Run by `cargo xtask bench` (which builds the book first). Prints a table and
 // writes the figures as JSON to the path in BENCH_OUT. Each scenario runs once
 // to warm up, then RUNS times; the median is reported.
-import { writeFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { setup, openPage } from "../support/browser.mjs";
+import { writeSections } from "./report.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 5);
 const SCENARIOS = [
@@ -67,7 +66,4 @@ for (const r of results) {
     `  (${r.scenario}) ${r.title.padEnd(42)} ${String(r.median_ms).padStart(8)} ${String(r.events).padStart(9)} ${(r.events_per_second / 1e6).toFixed(2).padStart(7)} M`,
   );
 }
-if (process.env.BENCH_OUT) {
-  mkdirSync(dirname(process.env.BENCH_OUT), { recursive: true });
-  writeFileSync(process.env.BENCH_OUT, JSON.stringify({ simulator: results }, null, 2) + "\n");
-}
+writeSections({ simulator: results });

@@ -37,9 +37,19 @@ export async function setup() {
   };
 }
 
-/// Opens a page that records what went wrong on it.
+/// Opens a page that records what went wrong on it. Options: `viewport`,
+/// `scale` (device pixels per CSS pixel), `context` (more browser-context
+/// options, e.g. `reducedMotion`), `theme` (saved as mdBook saves the reader's
+/// choice, before any page script runs) and `initScripts` (run before the
+/// page's own).
 export async function openPage(env, path, options = {}) {
-  const context = await env.browser.newContext({ viewport: options.viewport || { width: 1200, height: 900 }, deviceScaleFactor: options.scale || 1 });
+  const context = await env.browser.newContext({
+    viewport: options.viewport || { width: 1200, height: 900 },
+    deviceScaleFactor: options.scale || 1,
+    ...options.context,
+  });
+  if (options.theme) await context.addInitScript((t) => localStorage.setItem("mdbook-theme", t), options.theme);
+  for (const script of options.initScripts || []) await context.addInitScript(script);
   const page = await context.newPage();
   const problems = { console: [], external: [], failed: [] };
   page.on("console", (m) => {

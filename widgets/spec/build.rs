@@ -41,11 +41,12 @@ fn main() {
                 .collect();
             let _ = writeln!(
                 out,
-                "    Preset {{ name: {:?}, title: {:?}, scenario: {:?}, values: &[{}] }},",
+                "    Preset {{ name: {:?}, title: {:?}, scenario: {:?}, values: &[{}], notes: {:?} }},",
                 p.name,
                 p.title,
                 p.scenario,
-                values.join(", ")
+                values.join(", "),
+                p.notes
             );
         }
         out.push_str("];\n");

@@ -6,11 +6,11 @@
 //! `mdbook-widgets` preprocessor); [`mount_all`] finds them and mounts the
 //! named widget with the placeholder's parameters as its starting values.
 
+pub mod builders;
 pub mod draw;
 pub mod kit;
 pub mod palette;
 pub mod params;
-pub mod run_view;
 pub mod series;
 mod slider;
 mod theme;
@@ -90,7 +90,8 @@ pub fn mount_all() -> u32 {
             continue;
         };
         let mut pairs = Vec::new();
-        for key in std::iter::once("preset").chain(spec.params.iter().map(|p| p.name)) {
+        let keys = widget_spec::COMMON_KEYS.iter().copied();
+        for key in keys.chain(spec.params.iter().map(|p| p.name)) {
             if let Some(v) = el.get_attribute(&format!("data-{key}")) {
                 pairs.push((key.to_string(), v));
             }

@@ -10,6 +10,11 @@ pub struct Initial {
     /// One value per `spec.params` entry, in base units.
     pub values: Vec<f64>,
     pub preset: Option<&'static str>,
+    /// Compare mode: the parameter (index) the second run changes, and its
+    /// value there.
+    pub compare: Option<(usize, f64)>,
+    /// The chart panels' views by name (`views=`), if given.
+    pub views: Vec<&'static str>,
     pub notes: Vec<String>,
 }
 
@@ -45,7 +50,18 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
             )),
         }
     }
-    for (k, v) in pairs.iter().filter(|(k, _)| k != "preset") {
+    let mut views = Vec::new();
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "views") {
+        match WidgetSpec::parse_views(v) {
+            Ok(v) => views = v,
+            Err(e) => notes.push(format!("Ignored views: {}.", e.message)),
+        }
+    }
+    let compare = compare_of(spec, pairs, &mut notes);
+    for (k, v) in pairs
+        .iter()
+        .filter(|(k, _)| !widget_spec::COMMON_KEYS.contains(&k.as_str()))
+    {
         match spec.params.iter().position(|p| p.name == k) {
             Some(i) => match spec.params[i].parse(v) {
                 Ok(x) => values[i] = x,
@@ -63,8 +79,37 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
     Initial {
         values,
         preset,
+        compare,
+        views,
         notes,
     }
+}
+
+/// `compare=PARAM vs=VALUE`, read as the parameter's own input is.
+fn compare_of(
+    spec: &WidgetSpec,
+    pairs: &[(String, String)],
+    notes: &mut Vec<String>,
+) -> Option<(usize, f64)> {
+    let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+    let (param, vs) = (get("compare"), get("vs"));
+    if param.is_none() && vs.is_none() {
+        return None;
+    }
+    if let Err(e) = spec.check("compare", param.map_or("", |p| p.as_str())) {
+        notes.push(format!("Ignored the comparison: {}.", e.message));
+        return None;
+    }
+    if let Err(e) = spec.check_together(pairs) {
+        notes.push(format!("Ignored the comparison: {}: {}.", e.key, e.message));
+        return None;
+    }
+    let i = spec
+        .params
+        .iter()
+        .position(|p| Some(p.name) == param.map(|p| p.as_str()))?;
+    let v = spec.params[i].parse(vs?).ok()?;
+    Some((i, v))
 }
 
 /// Keeps hostile or accidental long values from flooding the note.

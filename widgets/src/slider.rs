@@ -3,7 +3,7 @@
 //! clamped to the parameter's range; a typed value outside it is replaced by
 //! the nearest allowed one with a note saying so.
 
-use widget_spec::ParamSpec;
+use widget_spec::{Kind, ParamSpec};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,6 +14,9 @@ pub struct SliderProps {
     pub on_change: Callback<f64>,
     /// A note for the reader (a typed value that was clamped or unreadable).
     pub on_note: Callback<String>,
+    /// Put before the label, e.g. "A · " for one side of a comparison.
+    #[prop_or_default]
+    pub prefix: AttrValue,
 }
 
 const STEPS: f64 = 1000.0;
@@ -49,6 +52,9 @@ pub fn typed(spec: &ParamSpec, text: &str) -> (Option<f64>, Option<String>) {
 #[function_component(Slider)]
 pub fn slider(props: &SliderProps) -> Html {
     let spec = props.spec;
+    if let Kind::Choice(options) = spec.kind {
+        return choice(props, options);
+    }
     // Log scales slide over positions 0..1000; linear ones over the values
     // themselves in whole units, so each arrow key press changes the value.
     let (min, max, value) = if spec.log {
@@ -88,7 +94,7 @@ pub fn slider(props: &SliderProps) -> Html {
     html! {
         <div class="tw-slider">
             <label for={props.id.clone()}>
-                <span class="tw-slider-name">{ spec.label }</span>
+                <span class="tw-slider-name">{ props.prefix.clone() }{ spec.label }</span>
                 <output class="tw-slider-value" for={props.id.clone()} data-param={spec.name}>{ shown.clone() }</output>
             </label>
             <div class="tw-slider-row">
@@ -99,8 +105,47 @@ pub fn slider(props: &SliderProps) -> Html {
                     {oninput} />
                 <input type="text" class="tw-slider-text" id={text_id} inputmode="decimal" spellcheck="false"
                     value={spec.exact_text(props.value)} onchange={onchange_text}
-                    aria-label={format!("{} (type a value with units)", spec.label)} />
+                    aria-label={format!("{}{} (type a value with units)", props.prefix, spec.label)} />
             </div>
+        </div>
+    }
+}
+
+/// A choice among named options: a toggle for off/on, else a select.
+fn choice(props: &SliderProps, options: &'static [&'static str]) -> Html {
+    let spec = props.spec;
+    let current = props.value.max(0.0).round() as usize;
+    let cb = props.on_change.clone();
+    if options == ["off", "on"] {
+        let onchange = Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            cb.emit(if input.checked() { 1.0 } else { 0.0 });
+        });
+        return html! {
+            <div class="tw-slider tw-toggle">
+                <label for={props.id.clone()}>
+                    <input type="checkbox" id={props.id.clone()} checked={current == 1} {onchange}
+                        aria-description={spec.help} />
+                    <span class="tw-slider-name">{ props.prefix.clone() }{ spec.label }</span>
+                </label>
+            </div>
+        };
+    }
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        let i = options.iter().position(|o| *o == sel.value()).unwrap_or(0);
+        cb.emit(i as f64);
+    });
+    html! {
+        <div class="tw-slider tw-choice">
+            <label for={props.id.clone()}>
+                <span class="tw-slider-name">{ props.prefix.clone() }{ spec.label }</span>
+            </label>
+            <select id={props.id.clone()} {onchange} aria-description={spec.help} data-param={spec.name}>
+                { for options.iter().enumerate().map(|(i, o)| html! {
+                    <option value={*o} selected={i == current}>{ *o }</option>
+                }) }
+            </select>
         </div>
     }
 }

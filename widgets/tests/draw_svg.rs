@@ -2,9 +2,9 @@
 //! functions the browser runs on a canvas.
 
 use plotters::prelude::*;
+use tcp_widgets::builders::slow_start::SlowStartParams;
 use tcp_widgets::draw::path_view;
 use tcp_widgets::palette::Palette;
-use tcp_widgets::run_view::SlowStartParams;
 use tcp_widgets::series::path::PathSeries;
 
 /// Draws the path view `after_ns` after the server's first data segment left,

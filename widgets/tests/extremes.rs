@@ -1,8 +1,8 @@
 //! Every slider at its extremes: the simulation must return (finished, or
 //! stopped at its time limit with a message), never panic or hang.
 
+use tcp_widgets::builders::slow_start::SlowStartParams;
 use tcp_widgets::kit::model::Model;
-use tcp_widgets::run_view::SlowStartParams;
 use widget_spec::widget;
 
 fn range(name: &str) -> (f64, f64) {

@@ -5,7 +5,6 @@
 //! `tcpsim run scenarios/FILE` simulate the same case.
 
 use tcp_widgets::params::preset_values;
-use tcp_widgets::run_view::SlowStartParams;
 
 #[test]
 fn each_preset_simulates_exactly_its_scenario_file() {
@@ -16,7 +15,7 @@ fn each_preset_simulates_exactly_its_scenario_file() {
                 .unwrap_or_else(|e| panic!("{}: {}: {e}", preset.name, preset.scenario));
             let (_, from_file) = sim_core::scenario_file::parse(&text).unwrap();
             let values = preset_values(spec, preset.name).unwrap();
-            let from_widget = SlowStartParams::from_values(spec, &values).scenario();
+            let from_widget = tcp_widgets::builders::scenario(spec, &values);
             assert_eq!(
                 from_widget, from_file,
                 "preset {} vs {}",

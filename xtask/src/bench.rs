@@ -1,25 +1,44 @@
-//! `cargo xtask bench`: benchmarks that need the built site and a browser.
+//! `cargo xtask bench`: benchmarks that need the built site and a browser,
+//! run in headless Chromium on a local static server.
 //!
-//! Today: the simulator compiled to WebAssembly, timed in headless Chromium on
-//! benchmark scenarios (c) and (d), the same cases `cargo bench -p sim-core`
-//! times natively (`sim_core::benchmarks`). Figures are printed and written to
-//! `target/bench/browser.json`; they depend on the machine, so quote them with
-//! it named, or as a ratio to the native figures.
+//! - `tests/bench/simulator.mjs`: the simulator compiled to WebAssembly, timed
+//!   on benchmark scenarios (c) and (d), the same cases `cargo bench -p
+//!   sim-core` times natively (`sim_core::benchmarks`).
+//! - `tests/bench/widgets.mjs`: the widgets as a reader meets them: frames per
+//!   second while one animates (slow start at 7 ms, and a 1 Gbit/s × 210 ms
+//!   path), next to an idle page's; time to interactive of each page with
+//!   widgets; the JS and wasm bytes (raw and gzip) each such page loads and the
+//!   whole book's widget files. Each figure is printed with its target and
+//!   PASS/MISS; a miss is reported, a console error or a widget that never
+//!   becomes interactive fails the bench.
+//!
+//! Figures are printed and written to `target/bench/browser.json` (a section
+//! per measurement); they depend on the machine and on what else it is
+//! running, so quote them with it named, or as a ratio to the native figures.
 
 use crate::build;
 use crate::sh::{self, Result};
 use crate::tools::{self, CHROMIUM, Need};
 
+const SCRIPTS: &[&str] = &["tests/bench/simulator.mjs", "tests/bench/widgets.mjs"];
+
 pub fn run() -> Result {
     tools::ensure(Need::Everything)?;
     build::all()?;
     let out = sh::root().join("target/bench/browser.json");
-    let mut node = sh::cmd("node");
-    node.arg("tests/bench/simulator.mjs")
-        .env("BOOK_DIR", sh::root().join("book"))
-        .env("CHROMIUM", CHROMIUM)
-        .env("BENCH_OUT", &out);
-    sh::run(node)?;
+    // Each script merges its sections into the file: start from none, so no
+    // figure survives from an earlier run.
+    if out.exists() {
+        std::fs::remove_file(&out).map_err(|e| format!("removing {}: {e}", out.display()))?;
+    }
+    for script in SCRIPTS {
+        let mut node = sh::cmd("node");
+        node.arg(script)
+            .env("BOOK_DIR", sh::root().join("book"))
+            .env("CHROMIUM", CHROMIUM)
+            .env("BENCH_OUT", &out);
+        sh::run(node)?;
+    }
     println!("\nxtask: figures written to {}", out.display());
     Ok(())
 }

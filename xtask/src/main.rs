@@ -8,7 +8,9 @@
 //!   tests on the built book.
 //! - `build`  writes the static site to `book/` and prints what the slow-start
 //!   page transfers.
-//! - `bench`  builds the site and times the simulator in headless Chromium.
+//! - `bench`  builds the site, then in headless Chromium times the simulator
+//!   (wasm), the widgets' frame rate while playing, time to interactive, and
+//!   the JS and wasm bytes each page loads.
 //! - `install-tools` installs the pinned tools only.
 
 mod bench;
@@ -25,7 +27,8 @@ const USAGE: &str = "usage: cargo xtask <serve|test|build|bench|install-tools>
   serve           install what is missing, build, serve at http://127.0.0.1:3000, rebuild on change
   test            install what is missing, run every test (Rust, preprocessor, browser)
   build           build the static site into book/ and report its JS+wasm size
-  bench           build, then time the simulator (wasm) in headless Chromium
+  bench           build, then measure in headless Chromium: simulator speed (wasm),
+                  frame rate while playing, time to interactive, JS+wasm bytes
   install-tools   install the pinned tools only";
 
 fn main() -> ExitCode {

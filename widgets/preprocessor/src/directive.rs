@@ -55,6 +55,10 @@ pub fn parse(body: &str) -> Result<Directive, DirectiveError> {
         })?;
         args.push((key.to_string(), value.to_string()));
     }
+    widget.check_together(&args).map_err(|e| DirectiveError {
+        key: Some(e.key),
+        message: e.message,
+    })?;
     Ok(Directive { widget, args })
 }
 

@@ -20,6 +20,25 @@ pub fn slider_values(widget: &str, s: &Scenario) -> Option<Vec<(&'static str, f6
             ("rwnd", s.client.receiver.syn_window as f64),
             ("rcvbuf", s.client.receiver.rcvbuf as f64),
         ]),
+        "long-fat" => Some(vec![
+            (
+                "cc",
+                // The order of `CONGESTION_CONTROLS` in `src/catalogue.rs`;
+                // the presets test fails if the two disagree.
+                ["reno", "cubic", "bbr"]
+                    .iter()
+                    .position(|n| *n == s.server.sender.congestion_control.name())?
+                    as f64,
+            ),
+            (
+                "rtt",
+                (s.path.delay_forward.0 + s.path.delay_reverse.0) as f64,
+            ),
+            ("bandwidth", s.path.rate_bps as f64),
+            ("loss", s.path.loss),
+            ("queue", s.path.queue_bytes as f64),
+            ("duration", s.time_limit.0 as f64),
+        ]),
         _ => None,
     }
 }

@@ -22,6 +22,11 @@ pub enum Kind {
     Bytes,
     /// A plain whole number (segments, bytes of MSS).
     Count,
+    /// A probability; written `3e-5`, `0.00003` or `0.003%`.
+    Ratio,
+    /// One of named options, stored as its index (a select, or a toggle when
+    /// the options are `off` and `on`).
+    Choice(&'static [&'static str]),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -48,6 +53,8 @@ pub struct Preset {
     /// Every slider's value in base units, read from that file when the crate
     /// is built (see `build.rs`).
     pub values: &'static [(&'static str, f64)],
+    /// What an instructor might say about the case, shown in presenter mode only.
+    pub notes: &'static str,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -58,89 +65,11 @@ pub struct WidgetSpec {
     pub presets: &'static [Preset],
 }
 
-const MS: f64 = 1e6;
+mod catalogue;
+pub use catalogue::WIDGETS;
 
-include!(concat!(env!("OUT_DIR"), "/presets.rs"));
-
-/// Every widget the book can embed.
-pub const WIDGETS: &[WidgetSpec] = &[WidgetSpec {
-    name: "slow-start",
-    title: "Slow start on a new connection",
-    params: &[
-        ParamSpec {
-            name: "rtt",
-            label: "RTT",
-            help: "round-trip propagation delay",
-            kind: Kind::Duration,
-            min: 0.1 * MS,
-            max: 300.0 * MS,
-            default: 7.0 * MS,
-            log: true,
-        },
-        ParamSpec {
-            name: "bandwidth",
-            label: "Bandwidth",
-            help: "bottleneck rate",
-            kind: Kind::Rate,
-            min: 1e6,
-            max: 10e9,
-            default: 1e9,
-            log: true,
-        },
-        ParamSpec {
-            name: "mss",
-            label: "MSS",
-            help: "payload bytes per segment",
-            kind: Kind::Count,
-            min: 536.0,
-            max: 8948.0,
-            default: 1448.0,
-            log: false,
-        },
-        ParamSpec {
-            name: "initcwnd",
-            label: "initcwnd",
-            help: "initial congestion window in segments",
-            kind: Kind::Count,
-            min: 1.0,
-            max: 100.0,
-            default: 10.0,
-            log: false,
-        },
-        ParamSpec {
-            name: "size",
-            label: "Transfer size",
-            help: "bytes the server sends",
-            kind: Kind::Bytes,
-            min: 1024.0,
-            max: 64.0 * 1024.0 * 1024.0,
-            default: 512.0 * 1024.0,
-            log: true,
-        },
-        ParamSpec {
-            name: "rwnd",
-            label: "Receiver's SYN window",
-            help: "window the client advertises in its SYN",
-            kind: Kind::Bytes,
-            min: 1024.0,
-            max: 65535.0,
-            default: 64240.0,
-            log: false,
-        },
-        ParamSpec {
-            name: "rcvbuf",
-            label: "Receive buffer",
-            help: "client's initial receive buffer, tcp_rmem[1]; autotuning grows it",
-            kind: Kind::Bytes,
-            min: 4096.0,
-            max: 32.0 * 1024.0 * 1024.0,
-            default: 131072.0,
-            log: true,
-        },
-    ],
-    // Read from the scenario files at build time (build.rs).
-    presets: SLOW_START_PRESETS,
-}];
+/// The views a widget can show, by the names `views=` and the URL use.
+pub const VIEW_NAMES: &[&str] = &["cwnd", "tsg", "ladder", "throughput", "rtt"];
 
 // Specs are static tables: two are the same when they name the same thing.
 // (UI components need `PartialEq` on their props to skip needless re-renders.)
@@ -157,7 +86,9 @@ impl PartialEq for WidgetSpec {
 }
 
 /// Parameters every widget accepts besides its own.
-pub const COMMON_KEYS: &[&str] = &["preset"];
+/// `compare=PARAM vs=VALUE` shows two runs side by side that differ only in
+/// PARAM (the widget's value against VALUE); `views=tsg,rtt` picks the charts.
+pub const COMMON_KEYS: &[&str] = &["preset", "compare", "vs", "views"];
 
 pub fn widget(name: &str) -> Option<&'static WidgetSpec> {
     WIDGETS.iter().find(|w| w.name == name)
@@ -184,8 +115,76 @@ impl WidgetSpec {
         self.presets.iter().map(|p| p.name).collect()
     }
 
+    /// Checks the pairs that depend on each other (after [`Self::check`] on
+    /// each): `vs` needs `compare`, and is read as the compared parameter.
+    pub fn check_together(&self, pairs: &[(String, String)]) -> Result<(), ParamError> {
+        let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+        match (get("compare"), get("vs")) {
+            (Some(c), Some(v)) => self.param(c).map_or(Ok(()), |p| {
+                p.parse(v).map(|_| ()).map_err(|e| ParamError {
+                    key: "vs".into(),
+                    message: e.message,
+                })
+            }),
+            (None, Some(_)) => Err(ParamError {
+                key: "vs".into(),
+                message: "needs compare=PARAM to say what it is compared with".into(),
+            }),
+            (Some(_), None) => Err(ParamError {
+                key: "compare".into(),
+                message: "needs vs=VALUE, the compared parameter's value in the second run".into(),
+            }),
+            (None, None) => Ok(()),
+        }
+    }
+
+    /// The views `views=` names (one or two, comma-separated), or why not.
+    pub fn parse_views(value: &str) -> Result<Vec<&'static str>, ParamError> {
+        let err = |m: String| ParamError {
+            key: "views".into(),
+            message: m,
+        };
+        let mut out = Vec::new();
+        for name in value.split(',').map(str::trim) {
+            match VIEW_NAMES.iter().find(|v| **v == name) {
+                Some(v) => out.push(*v),
+                None => {
+                    return Err(err(format!(
+                        "unknown view `{}` (known: {})",
+                        name.chars().take(40).collect::<String>(),
+                        VIEW_NAMES.join(", ")
+                    )));
+                }
+            }
+        }
+        if out.len() > 2 {
+            return Err(err(
+                "at most two views (the widget has two chart panels)".into()
+            ));
+        }
+        Ok(out)
+    }
+
     /// Checks one `key=value` pair of a directive or URL.
     pub fn check(&self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "compare" => {
+                return match self.param(value) {
+                    Some(_) => Ok(()),
+                    None => Err(ParamError {
+                        key: key.into(),
+                        message: format!(
+                            "compare names a parameter (known: {})",
+                            self.param_names().join(", ")
+                        ),
+                    }),
+                };
+            }
+            // Read against `compare` in `check_together`.
+            "vs" => return Ok(()),
+            "views" => return Self::parse_views(value).map(|_| ()),
+            _ => {}
+        }
         if key == "preset" {
             return match self.preset(value) {
                 Some(_) => Ok(()),
@@ -246,6 +245,27 @@ impl ParamSpec {
                     .map(|v| v as f64)
                     .map_err(|_| err(format!("`{t}` is not a whole number")))
             }
+            Kind::Ratio => {
+                let t = text.trim();
+                let (number, scale) = match t.strip_suffix('%') {
+                    Some(n) => (n.trim(), 0.01),
+                    None => (t, 1.0),
+                };
+                match number.parse::<f64>() {
+                    Ok(v) if v.is_finite() => Ok(v * scale),
+                    _ => Err(err(format!(
+                        "`{t}` is not a probability (write 3e-5, 0.00003 or 0.003%)"
+                    ))),
+                }
+            }
+            Kind::Choice(options) => {
+                let t = text.trim();
+                options
+                    .iter()
+                    .position(|o| *o == t)
+                    .map(|i| i as f64)
+                    .ok_or_else(|| err(format!("`{t}` is not one of {}", options.join(", "))))
+            }
         }
     }
 
@@ -284,6 +304,12 @@ impl ParamSpec {
             Kind::Bytes if !self.log => format!("{} B", v.max(0.0).round() as u64),
             Kind::Bytes => format_bytes(v.max(0.0) as u64),
             Kind::Count => format!("{}", v.round() as i64),
+            Kind::Ratio if v >= 1e-3 => format!("{} %", sig3(v * 100.0)),
+            Kind::Ratio => format!("{:e}", sig3(v)),
+            Kind::Choice(options) => options
+                .get(v.max(0.0).round() as usize)
+                .unwrap_or(&"?")
+                .to_string(),
         }
     }
 
@@ -291,6 +317,12 @@ impl ParamSpec {
     /// exactly the same number (for links): the largest unit that holds it
     /// as a whole number, else base units.
     pub fn exact_text(&self, v: f64) -> String {
+        match self.kind {
+            // Rust prints the shortest text that parses back to the same f64.
+            Kind::Ratio => return format!("{v}"),
+            Kind::Choice(_) => return self.format(v),
+            _ => {}
+        }
         let n = v.max(0.0).round() as u64;
         let units: &[(u64, &str)] = match self.kind {
             Kind::Duration => &[
@@ -311,7 +343,7 @@ impl ParamSpec {
                 (1 << 10, "KiB"),
                 (1, ""),
             ],
-            Kind::Count => &[(1, "")],
+            Kind::Count | Kind::Ratio | Kind::Choice(_) => &[(1, "")],
         };
         let (div, unit) = units
             .iter()
@@ -351,8 +383,25 @@ impl ParamSpec {
         if !self.log || v <= 0.0 {
             return v.round();
         }
+        if self.kind == Kind::Ratio {
+            return sig3(v);
+        }
         let mag = 10f64.powf(v.log10().floor() - 2.0);
         ((v / mag).round() * mag).round()
+    }
+}
+
+/// `v` to three significant digits (for probabilities, which are not whole).
+fn sig3(v: f64) -> f64 {
+    if v <= 0.0 || !v.is_finite() {
+        return v;
+    }
+    let digits = 2 - v.log10().floor() as i32;
+    let p = 10f64.powi(digits.abs());
+    if digits >= 0 {
+        (v * p).round() / p
+    } else {
+        (v / p).round() * p
     }
 }
 
@@ -360,21 +409,18 @@ impl ParamSpec {
 mod tests {
     use super::*;
 
+    const MS: f64 = 1e6;
+
     #[test]
     fn exact_text_reads_back_to_the_same_value() {
-        let spec = widget("slow-start").unwrap();
-        for p in spec.params {
+        for p in WIDGETS.iter().flat_map(|w| w.params) {
             for pos in 0..=100 {
                 let v = p.from_position(pos as f64 / 100.0);
                 let text = p.exact_text(v);
-                assert_eq!(
-                    p.parse_unchecked(&text).unwrap(),
-                    v.round(),
-                    "{} {text}",
-                    p.name
-                );
+                assert_eq!(p.parse_unchecked(&text).unwrap(), v, "{} {text}", p.name);
             }
         }
+        let spec = widget("slow-start").unwrap();
         assert_eq!(spec.param("rtt").unwrap().exact_text(7e6), "7ms");
         assert_eq!(spec.param("size").unwrap().exact_text(524_288.0), "512KiB");
         assert_eq!(spec.param("bandwidth").unwrap().exact_text(1e9), "1Gbit");
@@ -416,6 +462,66 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn probabilities_and_choices_read_as_written() {
+        let w = widget("long-fat").unwrap();
+        let loss = w.param("loss").unwrap();
+        assert_eq!(loss.parse("3e-5").unwrap(), 3e-5);
+        assert_eq!(loss.parse("0.003%").unwrap(), 3e-5);
+        assert_eq!(loss.format(3e-5), "3e-5");
+        assert_eq!(loss.format(0.01), "1 %");
+        assert!(loss.parse("NaN").is_err());
+        assert!(
+            loss.parse("1")
+                .unwrap_err()
+                .message
+                .contains("out of range")
+        );
+        let cc = w.param("cc").unwrap();
+        assert_eq!(cc.parse("bbr").unwrap(), 2.0);
+        assert_eq!(cc.exact_text(0.0), "reno");
+        assert!(
+            cc.parse("vegas")
+                .unwrap_err()
+                .message
+                .contains("reno, cubic, bbr")
+        );
+    }
+
+    #[test]
+    fn compare_needs_vs_read_as_the_compared_parameter() {
+        let w = widget("long-fat").unwrap();
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        assert!(
+            w.check_together(&pairs(&[("compare", "cc"), ("vs", "bbr")]))
+                .is_ok()
+        );
+        assert_eq!(
+            w.check_together(&pairs(&[("compare", "cc"), ("vs", "vegas")]))
+                .unwrap_err()
+                .key,
+            "vs"
+        );
+        assert_eq!(
+            w.check_together(&pairs(&[("vs", "bbr")])).unwrap_err().key,
+            "vs"
+        );
+        assert_eq!(
+            w.check_together(&pairs(&[("compare", "cc")]))
+                .unwrap_err()
+                .key,
+            "compare"
+        );
+        assert!(w.check("compare", "colour").is_err());
+        assert!(w.check("views", "tsg,rtt").is_ok());
+        assert!(w.check("views", "tsg,<b>").is_err());
+        assert!(w.check("views", "tsg,rtt,cwnd").is_err());
     }
 
     #[test]

@@ -11,6 +11,14 @@ pub fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// Adds a User Timing mark (`performance.mark`), e.g. when a widget first
+/// becomes interactive, for the browser benchmark to read.
+pub fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
 /// The page's query string (`?a=b`), or empty.
 pub fn query() -> String {
     web_sys::window()

@@ -5,7 +5,9 @@
 pub mod browser;
 pub mod keys;
 pub mod model;
+pub mod panels;
 pub mod scenario;
+pub mod side;
 pub mod transport;
 pub mod url_state;
 pub mod views;

@@ -37,7 +37,7 @@ pub struct Model {
 impl Model {
     pub fn from_run(run: &RunResult) -> Model {
         let end_ns = run.outcome.at().0 as f64;
-        let samples = run
+        let samples: Vec<(f64, TcpInfo)> = run
             .trace
             .flow_records(0)
             .filter_map(|r| match r.event {
@@ -49,9 +49,15 @@ impl Model {
         let sample = run.scenario.sample_interval.0.max(1);
         let interval = (((end_ns as u64) / 10).div_ceil(sample)).max(1) * sample;
         let iperf = report::iperf(run, sim_core::time::SimDuration(interval));
+        let mut summary = analysis::summarize(run);
+        if run.trace.skipped() > 0 {
+            // Packet records stopped early: count from the socket's own total.
+            let total = samples.last().map_or(0, |(_, i)| i.total_retrans);
+            summary.retransmissions = summary.retransmissions.max(total);
+        }
         Model {
             end_ns,
-            summary: analysis::summarize(run),
+            summary,
             path: PathSeries::from_run(run),
             ladder: Ladder::from_run(run),
             window: WindowSeries::from_run(run),

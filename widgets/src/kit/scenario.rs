@@ -1,14 +1,13 @@
 //! The scenario a widget simulates for its current control values.
 
-use crate::run_view::SlowStartParams;
 use sim_core::config::Scenario;
 use sim_core::time::SimDuration;
 use widget_spec::WidgetSpec;
 
-/// The scenario for `values` of `spec`'s sliders. The slow-start widget is
-/// the only one so far; the chapters' widgets will each add their builder here.
+/// The scenario for `values` of `spec`'s controls, with the sampling and the
+/// trace budget the views need.
 pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
-    let mut s = SlowStartParams::from_values(spec, values).scenario();
+    let mut s = crate::builders::scenario(spec, values);
     // Buffer bars, `ss` and iperf read the periodic samples: take twenty per
     // round trip (at least every 50 µs, at most every 100 ms).
     let rtt = s.path.rtt().0;

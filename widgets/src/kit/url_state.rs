@@ -48,8 +48,9 @@ pub fn read(query: &str, id: &str, spec: &WidgetSpec) -> UrlState {
             }
             continue;
         }
-        // Parameters and the preset are checked by `params::initial`.
-        if key == "preset" || spec.param(key).is_some() {
+        // Parameters, the preset, compare/vs and views are checked by
+        // `params::initial`.
+        if widget_spec::COMMON_KEYS.contains(&key) || spec.param(key).is_some() {
             out.pairs.push((key.to_string(), v));
         } else {
             out.notes.push(format!(
@@ -64,14 +65,25 @@ pub fn read(query: &str, id: &str, spec: &WidgetSpec) -> UrlState {
 /// Writes widget `id`'s state into `query`, replacing whatever the query held
 /// for that id and keeping everything else (other widgets, other parameters).
 /// Only values that differ from the preset (or the defaults) are written.
-pub fn write(
-    query: &str,
-    id: &str,
-    spec: &WidgetSpec,
-    preset: Option<&str>,
-    values: &[f64],
-    t_ns: f64,
-) -> String {
+/// What a widget writes into the URL.
+#[derive(Clone, Debug, Default)]
+pub struct Saved<'a> {
+    pub preset: Option<&'a str>,
+    pub values: &'a [f64],
+    /// Compare mode: the compared parameter (index) and the second run's value.
+    pub compare: Option<(usize, f64)>,
+    /// The chart panels' views, written when not the widget's defaults.
+    pub views: Option<[&'a str; 2]>,
+    pub t_ns: f64,
+}
+
+pub fn write(query: &str, id: &str, spec: &WidgetSpec, state: &Saved) -> String {
+    let Saved {
+        preset,
+        values,
+        t_ns,
+        ..
+    } = *state;
     let prefix = format!("{id}.");
     let mut parts: Vec<String> = query
         .trim_start_matches('?')
@@ -97,6 +109,19 @@ pub fn write(
                 encode(&p.exact_text(v))
             ));
         }
+    }
+    if let Some((i, vs)) = state.compare
+        && let Some(p) = spec.params.get(i)
+    {
+        parts.push(format!("{}compare={}", encode(&prefix), p.name));
+        parts.push(format!(
+            "{}vs={}",
+            encode(&prefix),
+            encode(&p.exact_text(vs))
+        ));
+    }
+    if let Some([a, b]) = state.views {
+        parts.push(format!("{}views={a}%2C{b}", encode(&prefix)));
     }
     if t_ns > 0.0 {
         parts.push(format!(
@@ -171,9 +196,12 @@ mod tests {
             "?other=1",
             "w-1",
             s,
-            Some(s.presets[0].name),
-            &values,
-            12_345_678.0,
+            &Saved {
+                preset: Some(s.presets[0].name),
+                values: &values,
+                t_ns: 12_345_678.0,
+                ..Saved::default()
+            },
         );
         assert!(q.starts_with("?other=1&w-1.preset="), "{q}");
         let back = read(&q, "w-1", s);
@@ -187,9 +215,45 @@ mod tests {
             "time is kept to the microsecond"
         );
         // Writing again replaces this widget's keys and keeps the others'.
-        let again = write(&q, "w-1", s, None, &values, 0.0);
+        let again = write(
+            &q,
+            "w-1",
+            s,
+            &Saved {
+                values: &values,
+                ..Saved::default()
+            },
+        );
         assert_eq!(again.matches("w-1.").count(), 1, "{again}");
         assert!(again.contains("other=1"));
+    }
+
+    #[test]
+    fn a_comparison_and_views_read_back_exactly() {
+        let s = widget_spec::widget("long-fat").unwrap();
+        let values: Vec<f64> = s.params.iter().map(|p| p.default).collect();
+        let q = write(
+            "",
+            "lf",
+            s,
+            &Saved {
+                values: &values,
+                compare: Some((0, 2.0)),
+                views: Some(["tsg", "throughput"]),
+                ..Saved::default()
+            },
+        );
+        assert_eq!(q, "?lf.compare=cc&lf.vs=bbr&lf.views=tsg%2Cthroughput");
+        let back = read(&q, "lf", s);
+        let init = crate::params::initial(s, &back.pairs);
+        assert_eq!(init.compare, Some((0, 2.0)));
+        assert_eq!(init.views, vec!["tsg", "throughput"]);
+        assert!(init.notes.is_empty(), "{:?}", init.notes);
+        // A hostile comparison is dropped with a note, never half applied.
+        let back = read("?lf.compare=cc&lf.vs=%3Cimg%3E", "lf", s);
+        let init = crate::params::initial(s, &back.pairs);
+        assert_eq!(init.compare, None);
+        assert_eq!(init.notes.len(), 1, "{:?}", init.notes);
     }
 
     #[test]

@@ -105,23 +105,27 @@ impl View {
     }
 }
 
-/// Draws `view` of `m` at `t_ns`. `scale` multiplies type and line widths
-/// (device pixels per CSS pixel, times the presenter factor).
+/// Draws `view` of `m` at `t_ns`; charts span 0..`end_ns` (the run's end, or
+/// the longer of two compared runs, so both share one time axis). `scale`
+/// multiplies type and line widths (device pixels per CSS pixel, times the
+/// presenter factor).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     view: View,
     m: &Model,
     t_ns: f64,
+    end_ns: f64,
     pal: &Palette,
     scale: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let end = end_ns.max(m.end_ns);
     match view {
         View::Path => path_view::draw(area, &m.path, t_ns, pal, scale).map(|_| ()),
         View::Ladder => ladder::draw(area, &m.ladder, t_ns, pal, scale).map(|_| ()),
-        View::Window => window_chart::draw(area, &m.window, t_ns, m.end_ns, pal, scale),
-        View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, m.end_ns, pal, scale),
-        View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, m.end_ns, pal, scale),
-        View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, m.end_ns, pal, scale),
+        View::Window => window_chart::draw(area, &m.window, t_ns, end, pal, scale),
+        View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, end, pal, scale),
+        View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, pal, scale),
+        View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, end, pal, scale),
     }
 }
 
@@ -130,7 +134,7 @@ pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> S
     let mut out = String::new();
     {
         let area = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
-        let _ = draw(&area, view, m, t_ns, pal, 1.0);
+        let _ = draw(&area, view, m, t_ns, m.end_ns, pal, 1.0);
         let _ = area.present();
     }
     out

@@ -5,10 +5,17 @@
 //! A change of any control starts a new run, simulated a slice per animation
 //! frame so the page never freezes (a progress bar shows after 100 ms); the
 //! views then read the finished run at the cursor.
+//!
+//! In compare mode (`compare=PARAM vs=VALUE`) the widget runs two scenarios
+//! that differ only in PARAM, side by side under one clock: every other
+//! control is shared, PARAM gets one control per side, and the charts of both
+//! share one time axis.
 
 use super::browser::{self, ThemeWatch};
 use super::keys::{self, Action};
 use super::model::Model;
+use super::panels::{self, format_time};
+use super::side::Side;
 use super::transport::{self, Clock, SPEEDS, Step};
 use super::url_state;
 use super::views::{self, View};
@@ -18,22 +25,23 @@ use crate::theme;
 use gloo_render::{AnimationFrame, request_animation_frame};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use sim_core::sim::Simulation;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use widget_spec::WidgetSpec;
 use yew::prelude::*;
 
-/// Wall time a run may take per frame before the page gets the frame back.
+/// Wall time the runs may take per frame before the page gets the frame back.
 const SLICE_MS: f64 = 10.0;
-/// Events simulated between clock checks.
-const EVENTS_PER_CHECK: u64 = 2_000;
 /// Show the progress bar once a run has taken this long.
 const PROGRESS_AFTER_MS: f64 = 100.0;
 /// How long a full playback lasts when the speed is chosen for the reader.
 const TARGET_PLAY_NS: f64 = 12e9;
 /// Type and lines in presenter mode, relative to normal.
 const PRESENTER_SCALE: f64 = 1.8;
+/// The chart panels' views when a page does not choose them.
+const DEFAULT_SLOTS: [View; 2] = [View::Window, View::Tsg];
+/// Side names in compare mode.
+const SIDE_NAMES: [&str; 2] = ["A", "B"];
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -54,6 +62,8 @@ pub enum Msg {
     Seek(f64),
     Speed(f64),
     Set(usize, f64),
+    /// The compared parameter's value on side B.
+    SetVs(f64),
     Note(String),
     Preset(String),
     Slot(usize, View),
@@ -62,34 +72,29 @@ pub enum Msg {
     Help(bool),
     Key(KeyboardEvent),
     CopyLink,
-    ExportSamples,
-    ExportTable(usize, &'static str),
-    ExportPicture(usize, &'static str),
+    ExportSamples(usize),
+    ExportTable(usize, usize, &'static str),
+    ExportPicture(usize, usize, &'static str),
     Redraw,
 }
 
-enum Run {
-    Simulating {
-        sim: Box<Simulation>,
-        started_ms: f64,
-    },
-    Done,
-    Failed(String),
-}
-
 pub struct Widget {
+    /// One value per parameter (side A's, and the shared ones).
     values: Vec<f64>,
+    /// Compare mode: the parameter side B changes, and its value there.
+    compare: Option<(usize, f64)>,
     preset: Option<&'static str>,
     notes: Vec<String>,
-    run: Run,
-    /// The last finished run, shown (dimmed) while the next one simulates.
-    model: Option<Rc<Model>>,
-    progress: f64,
+    /// One side, or two in compare mode.
+    sides: Vec<Side>,
+    /// When the current runs started (page clock, ms).
+    started_ms: f64,
     clock: Clock,
     speed_chosen: bool,
     pending_seek: Option<f64>,
+    interactive: bool,
     slots: [View; 2],
-    /// Which views show their data table (rendered only when open).
+    /// Which panels show their data table (rendered only when open).
     tables: [bool; 3],
     presenter: bool,
     help: bool,
@@ -98,60 +103,73 @@ pub struct Widget {
     slice: Option<AnimationFrame>,
     _theme: Option<ThemeWatch>,
     root: NodeRef,
-    canvases: [NodeRef; 3],
 }
 
 impl Widget {
-    fn start_run(&mut self, ctx: &Context<Self>) {
-        let scenario = super::scenario::build(ctx.props().spec, &self.values);
-        self.run = match Simulation::new(&scenario) {
-            Ok(sim) => Run::Simulating {
-                sim: Box::new(sim),
-                started_ms: browser::now_ms(),
-            },
-            Err(e) => Run::Failed(e.to_string()),
-        };
-        self.progress = 0.0;
+    /// The values side `k` simulates.
+    fn side_values(&self, k: usize) -> Vec<f64> {
+        let mut v = self.values.clone();
+        if k == 1
+            && let Some((i, vs)) = self.compare
+        {
+            v[i] = vs;
+        }
+        v
+    }
+
+    fn busy(&self) -> bool {
+        self.sides.iter().any(Side::busy)
+    }
+
+    fn start_runs(&mut self, ctx: &Context<Self>) {
+        let spec = ctx.props().spec;
+        for k in 0..self.sides.len() {
+            let scenario = super::scenario::build(spec, &self.side_values(k));
+            self.sides[k].start(&scenario);
+        }
+        self.started_ms = browser::now_ms();
         self.clock.pause();
         self.frame = None;
+        self.request_slice(ctx);
+    }
+
+    fn request_slice(&mut self, ctx: &Context<Self>) {
         let link = ctx.link().clone();
         self.slice = Some(request_animation_frame(move |_| {
             link.send_message(Msg::Slice)
         }));
     }
 
-    /// Simulates for up to `SLICE_MS`; true when the run is finished.
+    /// Simulates for up to `SLICE_MS`, side after side; true when all are done.
     fn simulate_slice(&mut self) -> bool {
-        let Run::Simulating { sim, .. } = &mut self.run else {
-            return true;
-        };
-        let t0 = browser::now_ms();
-        while !sim.advance(EVENTS_PER_CHECK) {
-            if browser::now_ms() - t0 > SLICE_MS {
-                self.progress = sim.progress();
-                return false;
-            }
-        }
-        true
+        let deadline = browser::now_ms() + SLICE_MS;
+        self.sides.iter_mut().all(|s| s.simulate_until(deadline))
     }
 
-    fn finish_run(&mut self) {
-        let Run::Simulating { sim, .. } =
-            std::mem::replace(&mut self.run, Run::Failed(String::new()))
-        else {
-            return;
-        };
-        let result = sim.finish();
-        let model = Rc::new(Model::from_run(&result));
-        self.clock = Clock::new(model.end_ns, self.clock.speed);
+    /// Every side has finished: one clock over the longest run.
+    fn runs_finished(&mut self, ctx: &Context<Self>) {
+        let end = self.end_ns();
+        self.clock = Clock::new(end, self.clock.speed);
         if !self.speed_chosen {
-            self.clock.speed = transport::auto_speed(model.end_ns, TARGET_PLAY_NS);
+            self.clock.speed = transport::auto_speed(end, TARGET_PLAY_NS);
         }
         if let Some(t) = self.pending_seek.take() {
             self.clock.seek(t);
         }
-        self.model = Some(model);
-        self.run = Run::Done;
+        if !self.interactive && self.sides.iter().all(|s| s.model.is_some()) {
+            // From here the widget answers the reader. `cargo xtask bench`
+            // reads this mark for time to interactive.
+            self.interactive = true;
+            browser::mark(&format!("tw-interactive:{}", ctx.props().id));
+        }
+    }
+
+    fn models(&self) -> impl Iterator<Item = &Rc<Model>> {
+        self.sides.iter().filter_map(|s| s.model.as_ref())
+    }
+
+    fn end_ns(&self) -> f64 {
+        self.models().map(|m| m.end_ns).fold(0.0, f64::max)
     }
 
     fn schedule_frame(&mut self, ctx: &Context<Self>) {
@@ -169,27 +187,36 @@ impl Widget {
         theme::device_pixel_ratio() * if self.presenter { PRESENTER_SCALE } else { 1.0 }
     }
 
+    fn themed_root(&self) -> Option<web_sys::Element> {
+        let root = self.root.cast::<web_sys::Element>()?;
+        // Ink and paper are set on the placeholder (`.tcp-widget`) by widgets.css.
+        Some(root.closest(".tcp-widget").ok().flatten().unwrap_or(root))
+    }
+
     fn draw(&self) {
-        let (Some(model), Some(root)) = (&self.model, self.root.cast::<web_sys::Element>()) else {
+        let Some(themed) = self.themed_root() else {
             return;
         };
-        // Ink and paper are set on the placeholder (`.tcp-widget`) by widgets.css.
-        let themed = root.closest(".tcp-widget").ok().flatten().unwrap_or(root);
         let palette = theme::palette(&themed);
         let scale = self.scale();
         let ratio = theme::device_pixel_ratio();
-        for (view, canvas) in self.shown_views().iter().zip(&self.canvases) {
-            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
-                && let Some(backend) = sized_backend(&canvas, ratio)
-            {
-                let _ = views::draw(
-                    &backend.into_drawing_area(),
-                    *view,
-                    model,
-                    self.clock.t_ns,
-                    &palette,
-                    scale,
-                );
+        let end = self.end_ns();
+        for side in &self.sides {
+            let Some(model) = &side.model else { continue };
+            for (view, canvas) in self.shown_views().iter().zip(&side.canvases) {
+                if let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
+                    && let Some(backend) = sized_backend(&canvas, ratio)
+                {
+                    let _ = views::draw(
+                        &backend.into_drawing_area(),
+                        *view,
+                        model,
+                        self.clock.t_ns,
+                        end,
+                        &palette,
+                        scale,
+                    );
+                }
             }
         }
     }
@@ -198,13 +225,18 @@ impl Widget {
     /// steps, seeks and changes).
     fn save_url(&self, ctx: &Context<Self>) {
         let p = ctx.props();
+        let views = (self.slots != DEFAULT_SLOTS).then(|| self.slots.map(View::name));
         let q = url_state::write(
             &browser::query(),
             &p.id,
             p.spec,
-            self.preset,
-            &self.values,
-            self.clock.t_ns,
+            &url_state::Saved {
+                preset: self.preset,
+                values: &self.values,
+                compare: self.compare,
+                views,
+                t_ns: self.clock.t_ns,
+            },
         );
         browser::replace_query(&q);
     }
@@ -214,15 +246,43 @@ impl Widget {
         let Some(values) = params::preset_values(spec, name) else {
             return false;
         };
+        // In compare mode a preset sets the shared values and side A's; side
+        // B keeps its own value of the compared parameter.
         self.values = values;
         self.preset = spec.preset(name).map(|p| p.name);
-        self.start_run(ctx);
+        self.start_runs(ctx);
         self.save_url(ctx);
         true
     }
 
-    fn file_name(&self, ctx: &Context<Self>, what: &str, ext: &str) -> String {
-        format!("{}-{what}.{ext}", ctx.props().spec.name)
+    /// Names a download: widget, side in compare mode, what, extension.
+    fn file_name(&self, ctx: &Context<Self>, side: usize, what: &str, ext: &str) -> String {
+        let side = if self.compare.is_some() {
+            format!("-{}", SIDE_NAMES[side].to_lowercase())
+        } else {
+            String::new()
+        };
+        format!("{}{side}-{what}.{ext}", ctx.props().spec.name)
+    }
+
+    /// "cc = bbr" for side `k` in compare mode.
+    fn side_label(&self, spec: &WidgetSpec, k: usize) -> String {
+        let Some((i, _)) = self.compare else {
+            return String::new();
+        };
+        let p = &spec.params[i];
+        format!(
+            "{} · {} = {}",
+            SIDE_NAMES[k],
+            p.label,
+            p.format(self.side_values(k)[i])
+        )
+    }
+
+    fn next_step(&self, kind: Step) -> Option<f64> {
+        self.models()
+            .filter_map(|m| m.steps.next(kind, self.clock.t_ns))
+            .reduce(f64::min)
     }
 }
 
@@ -243,14 +303,6 @@ fn sized_backend(canvas: &HtmlCanvasElement, ratio: f64) -> Option<CanvasBackend
     CanvasBackend::with_canvas_object(canvas.clone())
 }
 
-fn format_time(ns: f64) -> String {
-    if ns >= 10e9 {
-        format!("{:.2} s", ns / 1e9)
-    } else {
-        format!("{:.3} ms", ns / 1e6)
-    }
-}
-
 impl Component for Widget {
     type Message = Msg;
     type Properties = Props;
@@ -258,18 +310,23 @@ impl Component for Widget {
     fn create(ctx: &Context<Self>) -> Self {
         let p = ctx.props();
         let link = ctx.link().clone();
-        let reduced_motion = browser::prefers_reduced_motion();
+        let mut slots = DEFAULT_SLOTS;
+        for (slot, name) in slots.iter_mut().zip(&p.initial.views) {
+            *slot = View::from_name(name).unwrap_or(*slot);
+        }
+        let sides = if p.initial.compare.is_some() { 2 } else { 1 };
         let mut w = Widget {
             values: p.initial.values.clone(),
+            compare: p.initial.compare,
             preset: p.initial.preset,
             notes: p.initial.notes.clone(),
-            run: Run::Failed(String::new()),
-            model: None,
-            progress: 0.0,
+            sides: (0..sides).map(|_| Side::default()).collect(),
+            started_ms: 0.0,
             clock: Clock::new(0.0, 0.01),
             speed_chosen: false,
             pending_seek: p.start_ns,
-            slots: [View::Window, View::Tsg],
+            interactive: false,
+            slots,
             tables: [false; 3],
             presenter: false,
             help: false,
@@ -278,15 +335,14 @@ impl Component for Widget {
             slice: None,
             _theme: ThemeWatch::new(move || link.send_message(Msg::Redraw)),
             root: NodeRef::default(),
-            canvases: Default::default(),
         };
-        if reduced_motion {
+        if browser::prefers_reduced_motion() {
             w.notes.push(
                 "Your system asks for reduced motion: the widget waits for you. Step with s (next event) or a (next ACK)."
                     .into(),
             );
         }
-        w.start_run(ctx);
+        w.start_runs(ctx);
         w
     }
 
@@ -294,22 +350,16 @@ impl Component for Widget {
         let spec = ctx.props().spec;
         match msg {
             Msg::Slice => {
-                if !matches!(self.run, Run::Simulating { .. }) {
+                if !self.busy() {
                     return false;
                 }
                 if self.simulate_slice() {
                     self.slice = None;
-                    self.finish_run();
+                    self.runs_finished(ctx);
                 } else {
-                    let link = ctx.link().clone();
-                    self.slice = Some(request_animation_frame(move |_| {
-                        link.send_message(Msg::Slice)
-                    }));
+                    self.request_slice(ctx);
                     // Re-render only to show the progress bar.
-                    let Run::Simulating { started_ms, .. } = &self.run else {
-                        return false;
-                    };
-                    return browser::now_ms() - started_ms > PROGRESS_AFTER_MS;
+                    return browser::now_ms() - self.started_ms > PROGRESS_AFTER_MS;
                 }
             }
             Msg::Frame(ts) => {
@@ -321,7 +371,7 @@ impl Component for Widget {
                 }
             }
             Msg::PlayPause => {
-                if self.model.is_none() || !matches!(self.run, Run::Done) {
+                if !self.interactive || self.busy() {
                     return false;
                 }
                 if self.clock.playing {
@@ -334,10 +384,12 @@ impl Component for Widget {
                 }
             }
             Msg::Step(kind) => {
-                let Some(m) = &self.model else { return false };
+                if !self.interactive {
+                    return false;
+                }
                 self.clock.pause();
                 self.frame = None;
-                if let Some(t) = m.steps.next(kind, self.clock.t_ns) {
+                if let Some(t) = self.next_step(kind) {
                     self.clock.seek(t);
                 }
                 self.save_url(ctx);
@@ -367,7 +419,19 @@ impl Component for Widget {
                 }
                 self.values[i] = v;
                 self.preset = None;
-                self.start_run(ctx);
+                self.start_runs(ctx);
+                self.save_url(ctx);
+            }
+            Msg::SetVs(v) => {
+                let Some((i, vs)) = self.compare.as_mut() else {
+                    return false;
+                };
+                let v = spec.params[*i].clamp(v);
+                if *vs == v {
+                    return false;
+                }
+                *vs = v;
+                self.start_runs(ctx);
                 self.save_url(ctx);
             }
             Msg::Note(n) => {
@@ -382,6 +446,7 @@ impl Component for Widget {
                 if let Some(s) = self.slots.get_mut(i) {
                     *s = v;
                 }
+                self.save_url(ctx);
             }
             Msg::ToggleTable(i) => {
                 if let Some(t) = self.tables.get_mut(i) {
@@ -402,7 +467,11 @@ impl Component for Widget {
                 let in_field = target.as_ref().is_some_and(|t| {
                     let tag = t.tag_name();
                     tag == "SELECT"
-                        || (tag == "INPUT" && t.get_attribute("type").as_deref() != Some("range"))
+                        || (tag == "INPUT"
+                            && !matches!(
+                                t.get_attribute("type").as_deref(),
+                                Some("range" | "checkbox")
+                            ))
                 });
                 let modifier = e.ctrl_key() || e.meta_key() || e.alt_key();
                 // Keys stay in the widget: mdBook's ←/→ and `s` must not fire.
@@ -447,19 +516,21 @@ impl Component for Widget {
                     format!("Copy this link: {url}")
                 });
             }
-            Msg::ExportSamples => {
-                if let Some(m) = &self.model {
+            Msg::ExportSamples(side) => {
+                if let Some(m) = self.sides.get(side).and_then(|s| s.model.as_ref()) {
                     browser::download_text(
-                        &self.file_name(ctx, "samples", "csv"),
+                        &self.file_name(ctx, side, "samples", "csv"),
                         "text/csv",
                         &m.samples_csv,
                     );
                 }
                 return false;
             }
-            Msg::ExportTable(slot, format) => {
-                let (Some(m), Some(view)) = (&self.model, self.shown_views().get(slot).copied())
-                else {
+            Msg::ExportTable(side, slot, format) => {
+                let (Some(m), Some(view)) = (
+                    self.sides.get(side).and_then(|s| s.model.as_ref()),
+                    self.shown_views().get(slot).copied(),
+                ) else {
                     return false;
                 };
                 let table = view.table(m);
@@ -468,26 +539,25 @@ impl Component for Widget {
                 } else {
                     (table.to_csv(), "text/csv")
                 };
-                browser::download_text(&self.file_name(ctx, view.name(), format), mime, &text);
+                let name = self.file_name(ctx, side, view.name(), format);
+                browser::download_text(&name, mime, &text);
                 return false;
             }
-            Msg::ExportPicture(slot, format) => {
-                let (Some(m), Some(view)) = (&self.model, self.shown_views().get(slot).copied())
+            Msg::ExportPicture(side, slot, format) => {
+                let (Some(s), Some(view)) =
+                    (self.sides.get(side), self.shown_views().get(slot).copied())
                 else {
                     return false;
                 };
-                let name = self.file_name(ctx, view.name(), format);
+                let Some(m) = &s.model else { return false };
+                let name = self.file_name(ctx, side, view.name(), format);
+                let canvas = s.canvases[slot].cast::<HtmlCanvasElement>();
                 if format == "png" {
-                    if let Some(c) = self.canvases[slot].cast::<HtmlCanvasElement>() {
+                    if let Some(c) = canvas {
                         browser::download_canvas(&name, &c);
                     }
-                } else if let Some(root) = self
-                    .root
-                    .cast::<web_sys::Element>()
-                    .and_then(|r| r.closest(".tcp-widget").ok().flatten())
-                {
-                    let c = self.canvases[slot].cast::<HtmlCanvasElement>();
-                    let (w, h) = c.map_or((800, view.height()), |c| {
+                } else if let Some(root) = self.themed_root() {
+                    let (w, h) = canvas.map_or((800, view.height()), |c| {
                         (
                             c.client_width().max(320) as u32,
                             c.client_height().max(120) as u32,
@@ -514,10 +584,20 @@ impl Component for Widget {
         let p = ctx.props();
         let link = ctx.link();
         let id = &p.id;
+        let comparing = self.compare.is_some();
+        let on_note = link.callback(Msg::Note);
         let sliders = p.spec.params.iter().enumerate().map(|(i, param)| {
             let on_change = link.callback(move |v| Msg::Set(i, v));
-            let on_note = link.callback(Msg::Note);
-            html! { <Slider id={format!("{id}-{}", param.name)} spec={param} value={self.values[i]} {on_change} {on_note} /> }
+            let control_id = format!("{id}-{}", param.name);
+            match self.compare {
+                Some((c, vs)) if c == i => html! {
+                    <div class="tw-compared">
+                        <Slider id={control_id.clone()} spec={param} value={self.values[i]} {on_change} on_note={on_note.clone()} prefix="A · " />
+                        <Slider id={format!("{control_id}-b")} spec={param} value={vs} on_change={link.callback(Msg::SetVs)} on_note={on_note.clone()} prefix="B · " />
+                    </div>
+                },
+                _ => html! { <Slider id={control_id} spec={param} value={self.values[i]} {on_change} on_note={on_note.clone()} /> },
+            }
         });
         let presets = p.spec.presets.iter().enumerate().map(|(i, pr)| {
             html! { <option value={pr.name} selected={self.preset == Some(pr.name)}>{ format!("{}. {}", i + 1, pr.title) }</option> }
@@ -534,61 +614,30 @@ impl Component for Widget {
             html! { <option value={s.to_string()} selected={(self.clock.speed - s).abs() < 1e-12}>{ *label }</option> }
         });
         let onkeydown = link.callback(Msg::Key);
-        let busy = matches!(self.run, Run::Simulating { .. });
+        let busy = self.busy();
         let end = self.clock.end_ns.max(1.0);
-        let on_scrub = {
-            link.callback(move |e: InputEvent| {
-                let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-                Msg::Seek(input.value().parse::<f64>().unwrap_or(0.0) / 1000.0 * end)
-            })
-        };
+        let on_scrub = link.callback(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            Msg::Seek(input.value().parse::<f64>().unwrap_or(0.0) / 1000.0 * end)
+        });
         let play = if self.clock.playing {
             html! { <button class="tw-play" onclick={link.callback(|_| Msg::PlayPause)} aria-label="Pause (space)">{ "❚❚ Pause" }</button> }
         } else {
             html! { <button class="tw-play" disabled={busy} onclick={link.callback(|_| Msg::PlayPause)} aria-label="Play (space)">{ "▶ Play" }</button> }
         };
-        let progress = match &self.run {
-            Run::Simulating { started_ms, .. }
-                if browser::now_ms() - started_ms > PROGRESS_AFTER_MS =>
-            {
-                html! {
-                    <div class="tw-progress" role="status">
-                        { "Simulating… " }
-                        <progress max="1" value={self.progress.to_string()}>{ format!("{:.0} %", self.progress * 100.0) }</progress>
-                    </div>
-                }
-            }
-            Run::Failed(e) if !e.is_empty() => {
-                html! { <div class="tw-notes" role="alert">{ format!("Cannot simulate: {e}") }</div> }
-            }
-            _ => html! {},
-        };
-        let model = self.model.clone();
-        let t = self.clock.t_ns;
-        let canvas = |slot: usize, view: View| {
-            let open = self.tables[slot];
-            let table_view = model
-                .as_ref()
-                .filter(|_| open)
-                .map(|m| table_html(&view.table(m)));
+        let errors = self.sides.iter().filter_map(Side::error).map(|e| {
+            html! { <div class="tw-notes" role="alert">{ format!("Cannot simulate: {e}") }</div> }
+        });
+        let progress = (busy && browser::now_ms() - self.started_ms > PROGRESS_AFTER_MS).then(|| {
+            let done = self.sides.iter().map(|s| s.progress).sum::<f64>() / self.sides.len() as f64;
             html! {
-                <figure class={classes!("tw-view", format!("tw-view-{}", view.name()))}>
-                    <canvas class="tw-canvas" ref={self.canvases[slot].clone()} role="img"
-                        aria-label={view.description()} data-view={view.name()}
-                        style={format!("height: {}px", view.height())}></canvas>
-                    <figcaption class="tw-view-tools">
-                        <button onclick={link.callback(move |_| Msg::ExportPicture(slot, "png"))} title="Download as PNG">{ "PNG" }</button>
-                        <button onclick={link.callback(move |_| Msg::ExportPicture(slot, "svg"))} title="Download as SVG">{ "SVG" }</button>
-                        <button onclick={link.callback(move |_| Msg::ExportTable(slot, "csv"))} title="Download the data as CSV">{ "CSV" }</button>
-                        <button onclick={link.callback(move |_| Msg::ExportTable(slot, "json"))} title="Download the data as JSON">{ "JSON" }</button>
-                        <button onclick={link.callback(move |_| Msg::ToggleTable(slot))} aria-expanded={open.to_string()}>
-                            { if open { "Hide data table" } else { "Data table" } }
-                        </button>
-                    </figcaption>
-                    { table_view.unwrap_or_default() }
-                </figure>
+                <div class="tw-progress" role="status">
+                    { "Simulating… " }
+                    <progress max="1" value={done.to_string()}>{ format!("{:.0} %", done * 100.0) }</progress>
+                </div>
             }
-        };
+        });
+        let t = self.clock.t_ns;
         let slot_select = |slot: usize| {
             let options = View::CHARTS.iter().map(|v| {
                 html! { <option value={v.name()} selected={self.slots[slot] == *v}>{ v.title() }</option> }
@@ -597,43 +646,40 @@ impl Component for Widget {
                 let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
                 Msg::Slot(slot, View::from_name(&sel.value()).unwrap_or(View::Window))
             });
-            html! { <label class="tw-slot">{ "View " }<select onchange={on} aria-label={format!("View in panel {}", slot + 1)}>{ for options }</select></label> }
+            html! { <label class="tw-slot">{ format!("Panel {} ", slot + 1) }<select onchange={on} aria-label={format!("View in panel {}", slot + 1)}>{ for options }</select></label> }
         };
-        let countdowns = model
-            .as_ref()
-            .map(|m| m.ladder.timers_at(t))
-            .unwrap_or_default();
-        let readouts = model.as_ref().map(|m| {
-            let completion = match m.summary.completion {
-                Some(c) => format!("{:.2} ms", c.as_millis_f64()),
-                None => format!("not finished after {}", format_time(m.end_ns)),
-            };
-            let sent = m.summary.flights.iter().filter(|f| f.start.0 as f64 <= t).count();
-            let flights = m.summary.flights.iter().enumerate().map(|(i, f)| {
-                let class = if i < sent { "tw-flight" } else { "tw-flight tw-pending" };
-                let sep = if i > 0 { " · " } else { "" };
-                html! { <>{ sep }<span class={class}>{ f.bytes }</span></> }
-            });
-            html! {
-                <dl class="tw-readouts">
-                    <div><dt>{ "Completion time" }</dt><dd data-readout="completion">{ completion }</dd></div>
-                    <div><dt>{ "Round trips of data" }</dt><dd data-readout="round-trips">{ m.summary.round_trips() }</dd></div>
-                    <div><dt>{ "Retransmissions" }</dt><dd data-readout="retransmissions">{ m.summary.retransmissions }</dd></div>
-                    <div class="tw-wide"><dt>{ "Bytes per flight" }</dt><dd data-readout="flights">{ for flights }</dd></div>
-                </dl>
-            }
-        });
-        let panels = model.as_ref().map(|m| {
-            let settings = m.settings.iter().map(|(k, v)| html! { <div><dt>{ k.clone() }</dt><dd>{ v.clone() }</dd></div> });
-            html! {
-                <div class="tw-panels">
-                    <details><summary>{ "iperf3 report" }</summary><pre data-panel="iperf">{ m.iperf_until(t).join("\n") }</pre></details>
-                    <details><summary>{ "ss -tin" }</summary><pre data-panel="ss">{ m.ss_at(t) }</pre></details>
-                    <details><summary>{ "ip tcp_metrics show" }</summary><pre data-panel="tcp-metrics">{ if m.tcp_metrics.trim().is_empty() { "(no entries: metrics are saved when a connection closes)".to_string() } else { m.tcp_metrics.clone() } }</pre></details>
-                    <details><summary>{ "Settings in effect" }</summary><dl class="tw-settings" data-panel="settings">{ for settings }</dl></details>
-                </div>
-            }
-        });
+        let side_html = |k: usize| self.side_html(ctx, k, t, comparing);
+        let countdowns: Vec<String> = self
+            .sides
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| Some((k, s.model.as_ref()?)))
+            .flat_map(|(k, m)| {
+                let prefix = if comparing {
+                    format!("{}: ", SIDE_NAMES[k])
+                } else {
+                    String::new()
+                };
+                m.ladder
+                    .timers_at(t)
+                    .into_iter()
+                    .map(move |c| format!("{prefix}{}", c.text()))
+            })
+            .collect();
+        let cwnd = self
+            .sides
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| {
+                let m = s.model.as_ref()?;
+                Some(if comparing {
+                    format!("{} cwnd {}", SIDE_NAMES[k], m.cwnd_at(t))
+                } else {
+                    format!("cwnd {}", m.cwnd_at(t))
+                })
+            })
+            .collect::<Vec<_>>()
+            .join(" · ");
         let help = self.help.then(|| {
             let rows = keys::HELP.iter().map(|(k, d)| html! { <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ *d }</td></tr> });
             html! {
@@ -643,15 +689,37 @@ impl Component for Widget {
                 </div>
             }
         });
+        // Speaker notes are for the instructor at the projector only.
+        let speaker_notes = self
+            .preset
+            .and_then(|name| p.spec.preset(name))
+            .filter(|pr| self.presenter && !pr.notes.is_empty())
+            .map(|pr| {
+                html! {
+                    <aside class="tw-speaker-notes" aria-label="Speaker notes">
+                        <strong>{ "Notes: " }</strong>{ pr.notes }
+                    </aside>
+                }
+            });
         let root_class = classes!(
             "tw-root",
             self.presenter.then_some("tw-presenter"),
-            busy.then_some("tw-busy")
+            busy.then_some("tw-busy"),
+            comparing.then_some("tw-comparing")
         );
+        let title = if comparing {
+            format!(
+                "{} — compare {}",
+                p.spec.title,
+                self.compare.map_or("", |(i, _)| p.spec.params[i].label)
+            )
+        } else {
+            p.spec.title.to_string()
+        };
         html! {
             <div class={root_class} ref={self.root.clone()} {onkeydown} tabindex="-1">
                 <div class="tw-header">
-                    <span class="tw-title">{ p.spec.title }</span>
+                    <span class="tw-title">{ title }</span>
                     <label class="tw-preset">{ "Preset " }
                         <select onchange={on_preset} aria-label="Preset (keys 1–9)">
                             <option value="" selected={self.preset.is_none()} disabled=true>{ "custom" }</option>
@@ -660,11 +728,14 @@ impl Component for Widget {
                     </label>
                     <span class="tw-tools">
                         <button onclick={link.callback(|_| Msg::CopyLink)} title="Copy a link to exactly this state">{ "Copy link" }</button>
-                        <button onclick={link.callback(|_| Msg::ExportSamples)} title="Download the run's samples as CSV">{ "Samples CSV" }</button>
+                        if !comparing {
+                            <button onclick={link.callback(|_| Msg::ExportSamples(0))} title="Download the run's samples as CSV">{ "Samples CSV" }</button>
+                        }
                         <button class="tw-presenter-button" onclick={link.callback(|_| Msg::Presenter)} aria-pressed={self.presenter.to_string()} title="Presenter mode (f)">{ "Present" }</button>
                         <button onclick={link.callback(|_| Msg::Help(true))} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
                     </span>
                 </div>
+                { speaker_notes.unwrap_or_default() }
                 if let Some(s) = &self.status {
                     <p class="tw-status" role="status">{ s.clone() }</p>
                 }
@@ -681,38 +752,99 @@ impl Component for Widget {
                     <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} title="Restart (r)">{ "⟲ Restart" }</button>
                     <label class="tw-speed">{ "Speed " }<select onchange={on_speed} aria-label="Playback speed">{ for speeds }</select></label>
                     <span class="tw-clock" data-readout="clock">{ format!("t = {} / {}", format_time(t), format_time(self.clock.end_ns)) }</span>
-                    <span class="tw-cwnd-now" data-readout="cwnd">{ model.as_ref().map(|m| format!("cwnd {}", m.cwnd_at(t))).unwrap_or_default() }</span>
+                    <span class="tw-cwnd-now" data-readout="cwnd">{ cwnd }</span>
                 </div>
                 <input type="range" class="tw-scrubber" min="0" max="1000" step="1" aria-label="Time cursor"
                     aria-valuetext={format_time(t)}
                     value={((t / end) * 1000.0).round().to_string()} oninput={on_scrub} disabled={busy} />
-                { progress }
+                { progress.unwrap_or_default() }
+                { for errors }
                 if !countdowns.is_empty() {
-                    <p class="tw-countdowns" data-readout="countdowns">{ countdowns.iter().map(|c| c.text()).collect::<Vec<_>>().join(" · ") }</p>
+                    <p class="tw-countdowns" data-readout="countdowns">{ countdowns.join(" · ") }</p>
                 }
-                { canvas(0, View::Path) }
-                <div class="tw-slots">
-                    <div>{ slot_select(0) }{ canvas(1, self.slots[0]) }</div>
-                    <div>{ slot_select(1) }{ canvas(2, self.slots[1]) }</div>
-                </div>
-                { readouts.unwrap_or_default() }
-                { panels.unwrap_or_default() }
+                <div class="tw-slot-choice">{ slot_select(0) }{ slot_select(1) }</div>
+                if comparing {
+                    <div class="tw-compare">{ side_html(0) }{ side_html(1) }</div>
+                } else {
+                    { side_html(0) }
+                }
             </div>
         }
     }
 }
 
-fn table_html(t: &crate::draw::table::Table) -> Html {
-    let head = t
-        .headers
-        .iter()
-        .map(|h| html! { <th scope="col">{ h.clone() }</th> });
-    let rows = t.rows.iter().map(|r| {
-        html! { <tr>{ for r.iter().map(|c| html! { <td>{ c.clone() }</td> }) }</tr> }
+impl Widget {
+    /// One run's column: the path view, the two chart panels, the readouts
+    /// and the text panels.
+    fn side_html(&self, ctx: &Context<Self>, k: usize, t: f64, comparing: bool) -> Html {
+        let link = ctx.link();
+        let side = &self.sides[k];
+        let model = side.model.clone();
+        let canvas = |slot: usize, view: View| {
+            let open = self.tables[slot];
+            let table_view = model
+                .as_ref()
+                .filter(|_| open)
+                .map(|m| panels::table_html(&view.table(m)));
+            let legend = (view == View::Path).then(flight_legend);
+            html! {
+                <figure class={classes!("tw-view", format!("tw-view-{}", view.name()))} aria-label={view.title()}>
+                    <canvas class="tw-canvas" ref={side.canvases[slot].clone()} role="img"
+                        aria-label={view.description()} data-view={view.name()}
+                        style={format!("height: {}px", view.height())}></canvas>
+                    <figcaption class="tw-view-tools">
+                        { legend.unwrap_or_default() }
+                        <button onclick={link.callback(move |_| Msg::ExportPicture(k, slot, "png"))} title="Download as PNG" aria-label={format!("{}: download as PNG", view.title())}>{ "PNG" }</button>
+                        <button onclick={link.callback(move |_| Msg::ExportPicture(k, slot, "svg"))} title="Download as SVG" aria-label={format!("{}: download as SVG", view.title())}>{ "SVG" }</button>
+                        <button onclick={link.callback(move |_| Msg::ExportTable(k, slot, "csv"))} title="Download the data as CSV" aria-label={format!("{}: download the data as CSV", view.title())}>{ "CSV" }</button>
+                        <button onclick={link.callback(move |_| Msg::ExportTable(k, slot, "json"))} title="Download the data as JSON" aria-label={format!("{}: download the data as JSON", view.title())}>{ "JSON" }</button>
+                        <button onclick={link.callback(move |_| Msg::ToggleTable(slot))} aria-expanded={open.to_string()} aria-label={format!("{}: data table", view.title())}>
+                            { if open { "Hide data table" } else { "Data table" } }
+                        </button>
+                    </figcaption>
+                    { table_view.unwrap_or_default() }
+                </figure>
+            }
+        };
+        let body = html! {
+            <>
+                { canvas(0, View::Path) }
+                <div class="tw-slots">
+                    <div>{ canvas(1, self.slots[0]) }</div>
+                    <div>{ canvas(2, self.slots[1]) }</div>
+                </div>
+                { model.as_ref().map(|m| panels::readouts(m, t)).unwrap_or_default() }
+                { model.as_ref().map(|m| panels::text_panels(m, t)).unwrap_or_default() }
+            </>
+        };
+        if !comparing {
+            return body;
+        }
+        let spec = ctx.props().spec;
+        html! {
+            <section class="tw-side" data-side={SIDE_NAMES[k].to_lowercase()} aria-label={self.side_label(spec, k)}>
+                <h4 class="tw-side-title">
+                    { self.side_label(spec, k) }
+                    <button onclick={link.callback(move |_| Msg::ExportSamples(k))} title="Download this run's samples as CSV">{ "Samples CSV" }</button>
+                </h4>
+                { body }
+            </section>
+        }
+    }
+}
+
+/// The key to the path view's colours: data segments take their flight's
+/// colour (the seven Okabe–Ito colours, repeating), ACKs the ink colour.
+fn flight_legend() -> Html {
+    let swatches = crate::palette::SERIES.iter().enumerate().map(|(i, c)| {
+        html! {
+            <span class="tw-swatch" style={format!("background: rgb({}, {}, {})", c.0, c.1, c.2)}
+                title={format!("flight {}", i + 1)}></span>
+        }
     });
     html! {
-        <div class="tw-table-scroll">
-            <table><caption>{ t.caption.clone() }</caption><thead><tr>{ for head }</tr></thead><tbody>{ for rows }</tbody></table>
-        </div>
+        <span class="tw-legend" data-legend="flights">
+            { "Flights 1–7, then again: " }{ for swatches }{ " · ACKs in ink · ✕ drop" }
+        </span>
     }
 }

@@ -11,8 +11,10 @@
 //!
 //! The interval is a round 1, 2 or 5 × 10^k ns giving about 50 intervals
 //! over the run. With several flows, flow 0 is shown. Runs long enough to
-//! exhaust the trace's packet budget stop counting where the trace stops
-//! storing packets; `truncated` says so.
+//! exhaust the trace's packet budget are counted from packets while there
+//! are packet records, then from the periodic samples' `delivered` (bytes the
+//! application read, which it does as they arrive): `sampled_from_ns` says
+//! where, and the caption says so.
 
 use crate::draw::chart_frame::{ms, run_end_ns};
 use crate::draw::table::Table;
@@ -34,8 +36,9 @@ pub struct ThroughputSeries {
     pub link_bps: f64,
     /// End of the run (ns).
     pub end_ns: f64,
-    /// The trace stopped storing packet records before the run ended.
-    pub truncated: bool,
+    /// Where the packet records end (the trace's budget ran out) and the
+    /// intervals are counted from samples instead.
+    pub sampled_from_ns: Option<f64>,
 }
 
 /// The round interval (1, 2 or 5 × 10^k ns) cutting `end_ns` into the
@@ -87,6 +90,24 @@ impl Coverage {
     }
 }
 
+/// (time, bytes) read by the client application between consecutive samples
+/// after `cutoff_ns`, each at its later sample's time.
+fn sampled_after(run: &RunResult, cutoff_ns: u64) -> Vec<(u64, u64)> {
+    let mut last = None;
+    let mut out = Vec::new();
+    for r in run.trace.flow_records(0) {
+        let TraceEvent::Sample { delivered, .. } = r.event else {
+            continue;
+        };
+        if r.time.0 <= cutoff_ns {
+            last = Some(delivered);
+        } else if let Some(prev) = last.replace(delivered) {
+            out.push((r.time.0, delivered.saturating_sub(prev)));
+        }
+    }
+    out
+}
+
 impl ThroughputSeries {
     pub fn from_run(run: &RunResult) -> Self {
         let end_ns = run_end_ns(run);
@@ -105,6 +126,25 @@ impl ThroughputSeries {
                 }
             }
         }
+        let sampled_from_ns = (run.trace.skipped() > 0).then(|| {
+            // Hand over at the last sample inside the packet records, so no
+            // byte counts twice (short of bytes above a hole at that instant).
+            let packets_end = run
+                .trace
+                .flow_records(0)
+                .filter(|r| r.is_packet_level())
+                .last()
+                .map_or(0, |r| r.time.0);
+            let handover = run
+                .trace
+                .flow_records(0)
+                .filter(|r| matches!(r.event, TraceEvent::Sample { .. }) && r.time.0 <= packets_end)
+                .last()
+                .map_or(0, |r| r.time.0);
+            arrivals.retain(|a| a.0 <= handover);
+            arrivals.extend(sampled_after(run, handover));
+            handover as f64
+        });
         let end_ns = end_ns.max(arrivals.last().map_or(0.0, |a| a.0 as f64));
         let interval_ns = nice_interval(end_ns);
         let n = ((end_ns / interval_ns as f64).ceil() as usize).max(1);
@@ -117,7 +157,7 @@ impl ThroughputSeries {
             bytes,
             link_bps: run.scenario.path.rate_bps as f64,
             end_ns,
-            truncated: run.trace.skipped() > 0,
+            sampled_from_ns,
         }
     }
 
@@ -143,10 +183,12 @@ impl ThroughputSeries {
     }
 
     pub fn table(&self) -> Table {
-        let truncated = if self.truncated {
-            "; the trace stopped storing packets before the end, so later intervals are missing"
-        } else {
-            ""
+        let truncated = match self.sampled_from_ns {
+            Some(t) => format!(
+                "; after {} ms, where the trace stopped storing packets, bytes the application read between samples",
+                ms(t)
+            ),
+            None => String::new(),
         };
         Table {
             caption: format!(

@@ -1,5 +1,5 @@
-//! The slow-start widget's inputs and the scenario they make. (What the
-//! views draw from a run is in `series`, gathered by `kit::model`.)
+//! The slow-start widget's inputs and the scenario they make: one response
+//! on a new connection.
 
 use sim_core::config::{PathConfig, Scenario};
 use sim_core::time::SimDuration;
@@ -19,11 +19,7 @@ pub struct SlowStartParams {
 impl SlowStartParams {
     /// Reads the values of a widget's sliders, in `spec.params` order.
     pub fn from_values(spec: &widget_spec::WidgetSpec, values: &[f64]) -> Self {
-        let v = |name: &str| {
-            let i = spec.params.iter().position(|p| p.name == name);
-            i.and_then(|i| values.get(i).copied())
-                .unwrap_or_else(|| spec.param(name).map_or(0.0, |p| p.default))
-        };
+        let v = |name| super::value(spec, values, name);
         SlowStartParams {
             rtt_ns: v("rtt"),
             bandwidth_bps: v("bandwidth"),
