@@ -17,22 +17,27 @@ function nativeHashes() {
     cwd: root,
     encoding: "utf8",
   });
+  // Keyed "widget/preset": each widget's heading line, then its presets.
   const hashes = {};
+  let widget = "";
   for (const line of out.split("\n")) {
+    const heading = line.match(/^(\S+) — /);
+    if (heading) widget = heading[1];
     const m = line.match(/^\s+(\S+)\s+.*hash ([0-9a-f]{16})/);
-    if (m) hashes[m[1]] = m[2];
+    if (m) hashes[`${widget}/${m[1]}`] = m[2];
   }
   return hashes;
 }
 
 test("every preset's trace hash is the same in the browser as natively", async () => {
   const native = nativeHashes();
-  assert.ok(Object.keys(native).length >= 5, `presets found: ${Object.keys(native)}`);
+  assert.ok(Object.keys(native).length >= 8, `presets found: ${Object.keys(native)}`);
+  assert.ok(Object.keys(native).some((k) => k.startsWith("long-fat/")), "the long-fat widget's presets too");
   const { page, problems, close } = await openPage(env, "slow-start.html");
   await page.waitForSelector("#slow-start-1 .tw-root");
   const inBrowser = await page.evaluate(async (names) => {
     const mod = await import(new URL("generated/widgets/tcp_widgets.js", document.baseURI).href);
-    return Object.fromEntries(names.map((n) => [n, mod.preset_trace_hash("slow-start", n)]));
+    return Object.fromEntries(names.map((k) => [k, mod.preset_trace_hash(...k.split("/"))]));
   }, Object.keys(native));
   assert.deepEqual(inBrowser, native);
   assert.deepEqual(problems.console, []);
