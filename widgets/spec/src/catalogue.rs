@@ -146,6 +146,7 @@ const LONG_FAT: WidgetSpec = WidgetSpec {
             kind: Kind::Bytes,
             min: 16.0 * 1024.0,
             max: 256.0 * 1024.0 * 1024.0,
+            // Seed 003's queue: two BDPs of 110 Mbit/s × 210 ms (2 × 2,887,500 B).
             default: 5_775_000.0,
             log: true,
         },
