@@ -103,10 +103,11 @@ test("shortcuts work inside the widget and leave mdBook's navigation alone", asy
   assert.ok(t1 > 0, "s stepped");
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowLeft");
+  // Yew renders after the key's message, not within the key press: wait for it.
   await page.keyboard.press("?");
-  assert.equal(await page.locator(`${FIRST} .tw-help`).count(), 1);
+  await page.locator(`${FIRST} .tw-help`).waitFor({ timeout: 3000 });
   await page.keyboard.press("Escape");
-  assert.equal(await page.locator(`${FIRST} .tw-help`).count(), 0);
+  await page.locator(`${FIRST} .tw-help`).waitFor({ state: "detached", timeout: 3000 });
   await page.keyboard.press("2");
   await page.waitForFunction((sel) => document.querySelector(sel).selectedIndex === 2, `${FIRST} .tw-preset select`);
   await page.keyboard.press(" ");

@@ -19,9 +19,13 @@
     console.warn("tcp-widgets:", err);
   }
 
-  import(base + "tcp_widgets.js")
-    .then(function (mod) {
-      return mod.default({ module_or_path: base + "tcp_widgets_bg.wasm" }).then(function () {
+  // The page may have started compiling the wasm already (see PRELOAD in
+  // widgets/preprocessor/src/render.rs); otherwise, or if that failed, the
+  // bundle fetches it.
+  Promise.all([import(base + "tcp_widgets.js"), window.tcpWidgetsWasm])
+    .then(function (loaded) {
+      var mod = loaded[0];
+      return mod.default({ module_or_path: loaded[1] || base + "tcp_widgets_bg.wasm" }).then(function () {
         mod.mount_all();
       });
     })

@@ -8,7 +8,7 @@
 //! runs; a test checks the two against the same case written as a scenario file.
 
 use crate::cc::Algorithm;
-use crate::config::{PathConfig, Scenario};
+use crate::config::{PathConfig, RMEM_MAX_DEFAULT, ReceiverConfig, Scenario};
 use crate::time::SimDuration;
 
 /// 1 Gbit/s × 210 ms.
@@ -37,16 +37,29 @@ pub fn lfn_30s(cc: Algorithm) -> Scenario {
 /// The buffers seed 003's author raised for a long fat network, on the server
 /// (sending) and the client (receiving):
 /// `net.core.wmem_max = 26214400`, `net.ipv4.tcp_wmem = "4096 87380 26214400"`,
-/// `net.core.rmem_max = 34952000`, `net.ipv4.tcp_rmem = "4096 87380 34952000"`
-/// (window scale ilog2(34952000) − 15 = 10, and the SYN window that buffer allows).
+/// `net.core.rmem_max = 34952000`, `net.ipv4.tcp_rmem = "4096 87380 34952000"`.
 pub fn raise_buffers(s: &mut Scenario) {
+    raise_buffers_to(s, SEED_003_WMEM_MAX, SEED_003_RMEM_MAX);
+}
+
+/// Seed 003's `tcp_wmem[2]` (and `net.core.wmem_max`).
+pub const SEED_003_WMEM_MAX: u64 = 26_214_400;
+/// Seed 003's `tcp_rmem[2]` (and `net.core.rmem_max`).
+pub const SEED_003_RMEM_MAX: u64 = 34_952_000;
+
+/// Autotuning ceilings set as `net.ipv4.tcp_wmem = "4096 87380 <wmem_max>"` on
+/// the server and `net.ipv4.tcp_rmem = "4096 87380 <rmem_max>"` on the client
+/// (net.core.rmem_max left at its default, as it only caps `SO_RCVBUF`), with
+/// the window scale and SYN window that receive buffer implies, exactly as a
+/// scenario file with those sysctls is read.
+pub fn raise_buffers_to(s: &mut Scenario, wmem_max: u64, rmem_max: u64) {
     let server = &mut s.server.sender;
     server.sndbuf = 87_380;
-    server.sndbuf_max = 26_214_400;
+    server.sndbuf_max = wmem_max;
     let client = &mut s.client.receiver;
     client.rcvbuf = 87_380;
-    client.rcvbuf_max = 34_952_000;
-    client.wscale = 10;
+    client.rcvbuf_max = rmem_max;
+    client.wscale = ReceiverConfig::wscale_for(rmem_max.max(RMEM_MAX_DEFAULT));
     client.syn_window = client.initial_window(s.client.sender.mss);
 }
 
@@ -95,5 +108,31 @@ response = "10GiB"
         assert_eq!(by_name("c").unwrap(), from_file("cubic"));
         assert_eq!(by_name("d").unwrap(), from_file("bbr"));
         assert!(by_name("e").is_none());
+    }
+
+    /// Other ceilings (the long-fat widget's buffer sliders) read as the same
+    /// sysctls would: a 64 MiB tcp_rmem[2] needs window scale 11.
+    #[test]
+    fn other_ceilings_match_the_sysctls() {
+        let text = r#"
+format = 1
+[path]
+rate = "1Gbit"
+rtt = "210ms"
+[server.sysctl]
+"net.ipv4.tcp_wmem" = "4096 87380 50000000"
+[client.sysctl]
+"net.ipv4.tcp_rmem" = "4096 87380 67108864"
+[app]
+type = "request-response"
+response = "1MB"
+"#;
+        let file = crate::scenario_file::parse(text).unwrap().1;
+        let mut coded = file.clone();
+        coded.server.sender.sndbuf_max = 1;
+        coded.client.receiver = Default::default();
+        raise_buffers_to(&mut coded, 50_000_000, 67_108_864);
+        assert_eq!(coded, file);
+        assert_eq!(coded.client.receiver.wscale, 11);
     }
 }

@@ -20,6 +20,10 @@ pub const TCP_WMEM_MAX: u64 = 4_194_304;
 /// `net.ipv4.tcp_rmem` = 4096 131072 6291456 in current kernels.
 pub const TCP_RMEM_DEFAULT: u64 = 131_072;
 pub const TCP_RMEM_MAX: u64 = 6_291_456;
+/// `net.core.rmem_max` default: the cap on `SO_RCVBUF` requests.
+pub const RMEM_MAX_DEFAULT: u64 = 212_992;
+/// `net.core.wmem_max` default: the cap on `SO_SNDBUF` requests.
+pub const WMEM_MAX_DEFAULT: u64 = 212_992;
 /// `TCP_DELACK_MIN` (include/net/tcp.h): HZ/25 = 40 ms.
 pub const TCP_DELACK_MIN: SimDuration = SimDuration::from_millis(40);
 /// `TCP_TIMEOUT_INIT`: 1 s before any RTT sample (RFC 6298 2.1).
@@ -122,6 +126,13 @@ pub struct ReceiverConfig {
 }
 
 impl ReceiverConfig {
+    /// `tcp_select_initial_window`: the window scale is chosen once, for the
+    /// largest buffer the socket could ever get (`max(tcp_rmem[2],
+    /// net.core.rmem_max)`): ilog2(space) − 15, between 0 and 14.
+    pub fn wscale_for(space: u64) -> u8 {
+        (space.max(1 << 15).ilog2() - 15).min(14) as u8
+    }
+
     /// `tcp_select_initial_window`: the window a SYN offers is what the receive
     /// buffer backs, at most 65535 (SYN windows are never scaled), rounded down
     /// to whole segments of advmss (MSS + 12 bytes of timestamps).

@@ -31,8 +31,8 @@
 
 use crate::cc::Algorithm;
 use crate::config::{
-    ChunkedWrites, ConfigError, DelayedAck, HostConfig, Nagle, Pacing, PathConfig, RequestResponse,
-    Scenario, WindowShare,
+    ChunkedWrites, ConfigError, DelayedAck, HostConfig, Nagle, Pacing, PathConfig, ReceiverConfig,
+    RequestResponse, Scenario, WindowShare,
 };
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;
@@ -44,10 +44,7 @@ use std::collections::BTreeMap;
 /// The format version this code reads.
 pub const FORMAT: u32 = 1;
 
-/// `net.core.rmem_max` default: the cap on `SO_RCVBUF` requests.
-pub const RMEM_MAX_DEFAULT: u64 = 212_992;
-/// `net.core.wmem_max` default: the cap on `SO_SNDBUF` requests.
-pub const WMEM_MAX_DEFAULT: u64 = 212_992;
+pub use crate::config::{RMEM_MAX_DEFAULT, WMEM_MAX_DEFAULT};
 
 /// A scenario file as written.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -620,11 +617,8 @@ impl HostSection {
                 }
             }
         }
-        // tcp_select_initial_window: the window scale is chosen for the largest
-        // buffer the socket could ever get (tcp_rmem[2] or rmem_max), before
-        // any SO_RCVBUF: ilog2(space) − 15, at most 14.
-        let space = h.receiver.rcvbuf_max.max(rmem_max).max(1 << 15);
-        h.receiver.wscale = (space.ilog2() - 15).min(14) as u8;
+        // Chosen before any SO_RCVBUF, for what tcp_rmem[2] or rmem_max allow.
+        h.receiver.wscale = ReceiverConfig::wscale_for(h.receiver.rcvbuf_max.max(rmem_max));
         for (name, v) in &self.sockopt {
             let key = format!("{host}.sockopt.{name}");
             match name.as_str() {

@@ -37,26 +37,25 @@ const FPS_CASES = [
     speed: 0.005,
   },
   // The benchmark path of `cargo bench` (c): 1 Gbit/s x 210 ms, on the
-  // long-fat widget with seed 003's raised buffers, played from 2.3 s, when
-  // the flights are at their largest. Those buffers (tcp_wmem[2] = 25 MiB,
-  // charged with per-packet overhead) cap a flight at about 7,300 segments,
-  // not the path's BDP of about 18,000; the path view draws a dense flight as
-  // a band at a cost that does not grow with the count. The bench prints the
-  // peak it reaches. The run is 5 s so that its packet records (the widget's
-  // trace budget) cover the part played.
+  // gallery's long-fat widget, running BBR with the buffers' ceilings raised
+  // to 64 MiB so that the flow can keep the path's BDP (about 18,000
+  // segments) outstanding. Played from 3.8 s: by then BBR has left Startup
+  // and Drain and holds about 17,700 segments outstanding in ProbeBW. The path
+  // view draws a dense flight as a band at a cost that does not grow with the
+  // count. The bench prints the most segments outstanding in the part played,
+  // read from the cwnd chart's data table. The run is 5 s so that its packet
+  // records (the widget's trace budget) cover the part played.
   {
     name: "long-fat-network",
-    title: "1 Gbit/s x 210 ms, 5 s of CUBIC",
+    title: "1 Gbit/s x 210 ms, BBR, 5 s",
     path:
-      "appendix-widget-gallery.html?long-fat-4.bandwidth=1Gbit&long-fat-4.duration=5s" +
-      "&long-fat-4.loss=0.000001&long-fat-4.queue=26250000",
+      "appendix-widget-gallery.html?long-fat-4.cc=bbr&long-fat-4.bandwidth=1Gbit&long-fat-4.duration=5s" +
+      "&long-fat-4.loss=0.000001&long-fat-4.queue=26250000&long-fat-4.wmem=64MiB&long-fat-4.rmem=64MiB",
     widget: "long-fat-4",
     speed: 0.2,
-    start_ms: 2300,
+    start_ms: 3800,
   },
 ];
-/// Segment size the flights readout is divided by to count segments.
-const MSS = 1448;
 
 /// Time to interactive: fresh loads (a new browser context each, so nothing
 /// is cached) of every page with a widget.
@@ -177,6 +176,25 @@ function frameStats(frames) {
 }
 
 /// "49.702 ms" or "10.93 s" (the widget's clock readout) in ns.
+/// The most segments outstanding (snd_nxt - snd_una) between two times, from
+/// the cwnd chart's data table (opened, read, closed again before playing).
+async function peakOutstanding(page, w, fromNs, toNs) {
+  const figure = page.locator(`${w} figure:has(canvas[data-view="cwnd"])`);
+  const toggle = figure.getByRole("button", { name: /data table/ });
+  await toggle.click();
+  const headers = await figure.locator("thead th").allTextContents();
+  const rows = await figure.locator("tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((td) => td.textContent)),
+  );
+  await toggle.click();
+  const column = headers.indexOf("outstanding (segments)");
+  const inPlay = rows.filter(([ms]) => Number(ms) * 1e6 >= fromNs && Number(ms) * 1e6 <= toNs);
+  if (column < 0 || inPlay.length === 0) {
+    throw new Error(`${w}: no outstanding-segments rows between ${fromNs / 1e6} and ${toNs / 1e6} ms in the cwnd chart's table`);
+  }
+  return Math.round(Math.max(...inPlay.map((r) => Number(r[column]))));
+}
+
 function parseTime(text) {
   const [, n, unit] = text.trim().match(/^([\d.]+) (ms|s)$/);
   return Number(n) * (unit === "s" ? 1e9 : 1e6);
@@ -201,13 +219,12 @@ try {
     const w = `#${c.widget}`;
     const { page, problems, close } = await openInteractive(c.path);
     await page.locator(`${w} .tw-play:enabled`).waitFor();
-    // Peak bytes in one flight, from the readout, in segments.
-    const flights = await page.locator(`${w} [data-readout="flights"] span`).allTextContents();
-    const peakSegments = Math.round(Math.max(...flights.map(Number)) / MSS);
     const endNs = parseTime((await page.locator(`${w} [data-readout="clock"]`).innerText()).split("/")[1]);
     // Start where the case says, or where the window ends half a second
     // before the run does.
     const startNs = c.start_ms !== undefined ? c.start_ms * 1e6 : Math.max(0, endNs - c.speed * 1e6 * (WARMUP_MS + WINDOW_MS + 500));
+    const playedUntilNs = startNs + c.speed * 1e6 * (WARMUP_MS + WINDOW_MS);
+    const peakSegments = await peakOutstanding(page, w, startNs, playedUntilNs);
     await page.locator(`${w} .tw-speed select`).selectOption(String(c.speed));
     await page.locator(`${w} .tw-scrubber`).evaluate((el, v) => {
       el.value = v;
@@ -229,7 +246,7 @@ try {
       speed: c.speed,
       start_ms: round1(startNs / 1e6),
       end_ms: round1(endNs / 1e6),
-      peak_segments_per_flight: peakSegments,
+      peak_segments_outstanding: peakSegments,
       ...stats,
     });
   }
@@ -329,7 +346,7 @@ for (const c of cases) {
   fpsRow(c.title, c);
   console.log(
     `    ${c.path}\n    speed ${c.speed}, playing from ${c.start_ms} ms of ${c.end_ms} ms; ${c.drawn_frames}/${c.frames} frames drew the widget;` +
-      ` peak flight ${c.peak_segments_per_flight} segments of ${MSS} B`,
+      ` at most ${c.peak_segments_outstanding} segments outstanding in the part played`,
   );
 }
 

@@ -62,6 +62,9 @@ pub fn expand(content: &str) -> std::result::Result<String, String> {
                     None => format!("{line}: in `{source}`: {}", e.message),
                 })?;
                 index += 1;
+                if index == 1 {
+                    out.push_str(render::PRELOAD);
+                }
                 out.push_str(&render::placeholder(&d, index));
             }
         }
@@ -81,6 +84,10 @@ mod tests {
         assert!(out.contains(r#"id="slow-start-1""#));
         assert!(out.contains(r#"id="slow-start-2" data-widget="slow-start" data-rtt="1ms""#));
         assert!(!out.contains("{{#widget"));
+        // The bundle is preloaded once, before the first placeholder.
+        assert_eq!(out.matches("compileStreaming(").count(), 1);
+        assert!(out.find("modulepreload") < out.find("slow-start-1"));
+        assert!(!expand("# No widget\n").unwrap().contains("<script>"));
     }
 
     #[test]

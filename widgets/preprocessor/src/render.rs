@@ -47,6 +47,30 @@ pub fn placeholder(d: &Directive, index: usize) -> String {
     )
 }
 
+/// Goes before a page's first placeholder: starts fetching and compiling the
+/// widget bundle while the browser is still parsing the page. The loader
+/// (`theme/widgets-loader.js`) runs only at the end of the body, after
+/// mdBook's own scripts; without this the wasm download would start only
+/// then, and its compilation after that. The loader picks up the compiled
+/// module from `window.tcpWidgetsWasm` (or fetches the file itself when this
+/// failed). `path_to_root` is defined by mdBook's page template before the
+/// content (and is right on print.html too, unlike a path written here).
+/// Not on `file://`, where the browser may not fetch the wasm.
+pub const PRELOAD: &str = r#"
+<script>(function () {
+  // print.html repeats every chapter, and this with it: once is enough.
+  if (window.tcpWidgetsWasm !== undefined) return;
+  if (location.protocol === "file:" || !window.WebAssembly || !WebAssembly.compileStreaming) return;
+  var base = (typeof path_to_root === "string" ? path_to_root : "") + "generated/widgets/";
+  var link = document.createElement("link");
+  link.rel = "modulepreload";
+  link.href = base + "tcp_widgets.js";
+  document.head.appendChild(link);
+  window.tcpWidgetsWasm = WebAssembly.compileStreaming(fetch(base + "tcp_widgets_bg.wasm"))
+    .catch(function () { return null; });
+})();</script>
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,8 @@ pub fn slider_values(widget: &str, s: &Scenario) -> Option<Vec<(&'static str, f6
             ("bandwidth", s.path.rate_bps as f64),
             ("loss", s.path.loss),
             ("queue", s.path.queue_bytes as f64),
+            ("wmem", s.server.sender.sndbuf_max as f64),
+            ("rmem", s.client.receiver.rcvbuf_max as f64),
             ("duration", s.time_limit.0 as f64),
         ]),
         _ => None,

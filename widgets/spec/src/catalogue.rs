@@ -151,6 +151,28 @@ const LONG_FAT: WidgetSpec = WidgetSpec {
             log: true,
         },
         ParamSpec {
+            name: "wmem",
+            label: "Send buffer ceiling",
+            help: "net.ipv4.tcp_wmem[2] on the sender: how far autotuning may grow its send buffer",
+            kind: Kind::Bytes,
+            min: 64.0 * 1024.0,
+            max: 256.0 * 1024.0 * 1024.0,
+            // Seed 003's: 25 MiB.
+            default: 26_214_400.0,
+            log: true,
+        },
+        ParamSpec {
+            name: "rmem",
+            label: "Receive buffer ceiling",
+            help: "net.ipv4.tcp_rmem[2] on the receiver: how far autotuning may grow its receive buffer (and the window scale it offers)",
+            kind: Kind::Bytes,
+            min: 64.0 * 1024.0,
+            max: 256.0 * 1024.0 * 1024.0,
+            // Seed 003's: 34,952,000 B (about 33 MiB).
+            default: 34_952_000.0,
+            log: true,
+        },
+        ParamSpec {
             name: "duration",
             label: "Duration",
             help: "how long the flow sends",

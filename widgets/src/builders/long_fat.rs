@@ -1,7 +1,7 @@
 //! The long-fat-network widget's inputs and the scenario they make: one bulk
-//! flow over a long, fast path for a fixed time, with the socket buffers raised
-//! as seed 003's author raised them, so that congestion control and the path,
-//! not a buffer, set the rate.
+//! flow over a long, fast path for a fixed time. The buffers' autotuning
+//! ceilings default to what seed 003's author raised them to; lowering them
+//! shows a buffer, not congestion control, setting the rate.
 
 use sim_core::cc::Algorithm;
 use sim_core::config::{PathConfig, Scenario};
@@ -16,6 +16,9 @@ pub struct LongFatParams {
     pub bandwidth_bps: f64,
     pub loss: f64,
     pub queue_bytes: f64,
+    /// `tcp_wmem[2]` on the server and `tcp_rmem[2]` on the client.
+    pub wmem_max: f64,
+    pub rmem_max: f64,
     pub duration_ns: f64,
 }
 
@@ -31,6 +34,8 @@ impl LongFatParams {
             bandwidth_bps: v("bandwidth"),
             loss: v("loss"),
             queue_bytes: v("queue"),
+            wmem_max: v("wmem"),
+            rmem_max: v("rmem"),
             duration_ns: v("duration"),
         }
     }
@@ -52,7 +57,7 @@ impl LongFatParams {
         server.congestion_control = Algorithm::by_name(&self.cc).unwrap_or_default();
         // BBR as its authors deploy it, paced by the fq qdisc (seed 003 too).
         server.fq = self.cc == "bbr";
-        sim_core::benchmarks::raise_buffers(&mut s);
+        sim_core::benchmarks::raise_buffers_to(&mut s, self.wmem_max as u64, self.rmem_max as u64);
         s
     }
 }

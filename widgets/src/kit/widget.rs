@@ -70,7 +70,8 @@ pub enum Msg {
     ToggleTable(usize),
     Presenter,
     Help(bool),
-    Key(KeyboardEvent),
+    /// A shortcut, already stopped from reaching mdBook (see `key_action`).
+    Key(Action),
     CopyLink,
     ExportSamples(usize),
     ExportTable(usize, usize, &'static str),
@@ -460,33 +461,7 @@ impl Component for Widget {
                 }
             }
             Msg::Help(on) => self.help = on,
-            Msg::Key(e) => {
-                let target = e
-                    .target()
-                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-                let in_field = target.as_ref().is_some_and(|t| {
-                    let tag = t.tag_name();
-                    tag == "SELECT"
-                        || (tag == "INPUT"
-                            && !matches!(
-                                t.get_attribute("type").as_deref(),
-                                Some("range" | "checkbox")
-                            ))
-                });
-                let modifier = e.ctrl_key() || e.meta_key() || e.alt_key();
-                // Keys stay in the widget: mdBook's ←/→ and `s` must not fire.
-                e.stop_propagation();
-                let Some(action) = keys::action(&e.key(), in_field, modifier) else {
-                    return false;
-                };
-                // A range input's own arrow keys move the slider, not the cursor.
-                let on_range = target
-                    .as_ref()
-                    .is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));
-                if on_range && matches!(action, Action::Scrub(_)) {
-                    return false;
-                }
-                e.prevent_default();
+            Msg::Key(action) => {
                 let msg = match action {
                     Action::PlayPause => Msg::PlayPause,
                     Action::Step => Msg::Step(Step::Event),
@@ -613,7 +588,7 @@ impl Component for Widget {
         let speeds = SPEEDS.iter().map(|(s, label)| {
             html! { <option value={s.to_string()} selected={(self.clock.speed - s).abs() < 1e-12}>{ *label }</option> }
         });
-        let onkeydown = link.callback(Msg::Key);
+        let onkeydown = link.batch_callback(|e: KeyboardEvent| key_action(&e).map(Msg::Key));
         let busy = self.busy();
         let end = self.clock.end_ns.max(1.0);
         let on_scrub = link.callback(move |e: InputEvent| {
@@ -847,4 +822,37 @@ fn flight_legend() -> Html {
             { "Flights 1–7, then again: " }{ for swatches }{ " · ACKs in ink · ✕ drop" }
         </span>
     }
+}
+
+/// What a key pressed inside the widget does, deciding there and then whether
+/// the browser and mdBook see it. This must run in the event's own dispatch:
+/// yew may queue a message behind a render, and by the time it is handled the
+/// key would have reached mdBook's listener on `document` (←/→ change the
+/// chapter, `s` opens search) or scrolled the page (space).
+fn key_action(e: &KeyboardEvent) -> Option<Action> {
+    let target = e
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+    let in_field = target.as_ref().is_some_and(|t| {
+        let tag = t.tag_name();
+        tag == "SELECT"
+            || (tag == "INPUT"
+                && !matches!(
+                    t.get_attribute("type").as_deref(),
+                    Some("range" | "checkbox")
+                ))
+    });
+    let modifier = e.ctrl_key() || e.meta_key() || e.alt_key();
+    // Keys stay in the widget: mdBook's ←/→ and `s` must not fire.
+    e.stop_propagation();
+    let action = keys::action(&e.key(), in_field, modifier)?;
+    // A range input's own arrow keys move the slider, not the cursor.
+    let on_range = target
+        .as_ref()
+        .is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));
+    if on_range && matches!(action, Action::Scrub(_)) {
+        return None;
+    }
+    e.prevent_default();
+    Some(action)
 }

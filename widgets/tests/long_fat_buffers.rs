@@ -1,0 +1,76 @@
+//! The long-fat widget's buffer ceilings (`tcp_wmem[2]`, `tcp_rmem[2]`):
+//! what they let a flow keep outstanding, and the gallery's claim that a low
+//! send-buffer ceiling holds CUBIC and BBR to the same rate.
+
+use tcp_widgets::kit::model::Model;
+use tcp_widgets::kit::scenario;
+use tcp_widgets::params::initial;
+
+/// The widget's model for `key=value` settings, as a directive or URL gives them.
+fn model(settings: &[(&str, &str)]) -> Model {
+    let spec = widget_spec::widget("long-fat").unwrap();
+    let pairs: Vec<(String, String)> = settings
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let start = initial(spec, &pairs);
+    assert!(start.notes.is_empty(), "{:?}", start.notes);
+    let run = sim_core::sim::run(&scenario::build(spec, &start.values)).unwrap();
+    Model::from_run(&run)
+}
+
+/// Most segments outstanding (snd_nxt − snd_una) at or after `from_ns`.
+fn peak_outstanding(m: &Model, from_ns: f64) -> f64 {
+    let w = &m.window;
+    w.points
+        .iter()
+        .filter(|p| p.t_ns >= from_ns)
+        .map(|p| w.outstanding_segments(p))
+        .fold(0.0, f64::max)
+}
+
+/// The browser benchmark's case (b): BBR at 1 Gbit/s × 210 ms with 64 MiB
+/// ceilings keeps about the path's BDP (18,130 segments of 1448 B)
+/// outstanding in ProbeBW; seed 003's 25 MiB send-buffer ceiling, charged
+/// with per-packet overhead, cannot.
+#[test]
+fn raised_ceilings_let_bbr_fill_a_gigabit_long_fat_path() {
+    let path = [
+        ("cc", "bbr"),
+        ("bandwidth", "1Gbit"),
+        ("duration", "5s"),
+        ("loss", "0.000001"),
+        ("queue", "26250000"),
+    ];
+    let mut raised = path.to_vec();
+    raised.extend([("wmem", "64MiB"), ("rmem", "64MiB")]);
+    let m = model(&raised);
+    let peak = peak_outstanding(&m, 3.8e9);
+    assert!(
+        (17_000.0..23_000.0).contains(&peak),
+        "64 MiB ceilings: {peak:.0} segments outstanding after 3.8 s"
+    );
+    let seed = peak_outstanding(&model(&path), 3.8e9);
+    assert!(
+        seed < 8_000.0,
+        "seed 003's ceilings: {seed:.0} segments outstanding after 3.8 s"
+    );
+}
+
+/// The gallery says: with a 2 MiB send-buffer ceiling on seed 003's path,
+/// CUBIC and BBR end up at the same rate.
+#[test]
+fn a_low_send_buffer_ceiling_sets_the_rate_for_both_algorithms() {
+    let rate = |cc| {
+        let m = model(&[("preset", "seed-003-cubic"), ("cc", cc), ("wmem", "2MiB")]);
+        m.throughput.total_bytes() as f64 * 8.0 / (m.end_ns / 1e9)
+    };
+    let (cubic, bbr) = (rate("cubic"), rate("bbr"));
+    assert!(
+        (cubic / bbr - 1.0).abs() < 0.1,
+        "cubic {cubic:.0} bit/s, bbr {bbr:.0} bit/s"
+    );
+    // And well under what either reaches with the seed's ceilings (about 70
+    // and 100 Mbit/s).
+    assert!(cubic < 40e6 && bbr < 40e6, "cubic {cubic:.0}, bbr {bbr:.0}");
+}
