@@ -23,6 +23,8 @@ const openThemed = (path, { theme, initScripts = [], viewport } = {}) => openPag
 async function widgetsReady(page, timeout = 15000) {
   await page.waitForFunction(
     (sel) => {
+      // print.html shows build-time figures and mounts no widget.
+      if (location.pathname.endsWith("/print.html")) return [...document.images].every((i) => i.complete);
       const all = document.querySelectorAll(sel);
       return [...all].every((w) => w.querySelector('[data-readout="completion"]') || w.classList.contains("tw-error"));
     },
@@ -224,8 +226,10 @@ test("a theme saved before the page loads is drawn from the first frame", async 
 function htmlPages(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
-    // generated/ holds KaTeX and the widget bundle, no pages of the book.
-    if (e.isDirectory()) return e.name === "generated" ? [] : htmlPages(p);
+    // generated/ holds KaTeX and the figures, no pages of the book; embed/
+    // holds the widget pages for other sites, without mdBook's themes
+    // (tests/embed.test.mjs opens them).
+    if (e.isDirectory()) return ["generated", "embed"].includes(e.name) ? [] : htmlPages(p);
     return e.name.endsWith(".html") ? [relative(BOOK_DIR, p)] : [];
   });
 }

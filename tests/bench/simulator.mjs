@@ -23,7 +23,7 @@ try {
   for (const [name, title] of SCENARIOS) {
     const r = await page.evaluate(
       async ({ name, runs }) => {
-        const mod = await import(new URL("generated/widgets/tcp_widgets.js", document.baseURI).href);
+        const mod = await window.tcpWidgets.load(); // the bundle the page loaded
         mod.benchmark(name); // warm-up: compile tiers, grow the heap
         const times = [];
         let out = "";

@@ -20,7 +20,9 @@ const TYPES = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export async function serveBook(root) {
+/// `replace`: text substitutions applied to HTML files (the fixture pages'
+/// `@BOOK@`, the book's address on its own origin).
+export async function serveBook(root, { replace = {} } = {}) {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, "http://127.0.0.1");
@@ -31,7 +33,12 @@ export async function serveBook(root) {
       }
       const info = await stat(path).catch(() => null);
       if (info && info.isDirectory()) path = join(path, "index.html");
-      const body = await readFile(path);
+      let body = await readFile(path);
+      if (extname(path) === ".html") {
+        let text = body.toString("utf8");
+        for (const [from, to] of Object.entries(replace)) text = text.replaceAll(from, to);
+        body = Buffer.from(text);
+      }
       res.writeHead(200, { "content-type": TYPES[extname(path)] || "application/octet-stream" });
       res.end(body);
     } catch {

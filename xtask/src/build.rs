@@ -20,6 +20,7 @@ pub fn run() -> Result<Vec<Transfer>> {
 /// Everything after the tools: widgets, KaTeX assets, the book, the size report.
 pub fn all() -> Result<Vec<Transfer>> {
     widgets()?;
+    crate::embed::build()?;
     katex_assets()?;
     book()?;
     let report = page_transfer("slow-start.html")?;
@@ -31,10 +32,11 @@ fn generated() -> PathBuf {
     sh::root().join("src/generated")
 }
 
-/// Builds the widget bundle into `src/generated/widgets/`.
+/// Builds the widget bundle: the wasm into `src/embed/`, the glue into
+/// `target/wasm-pkg/` for `crate::embed` to wrap.
 pub fn widgets() -> Result {
     let root = sh::root();
-    let pkg = root.join("target/wasm-pkg");
+    let pkg = wasm_pkg();
     let mut c = sh::cmd("wasm-pack");
     // `--mode no-install`: use the wasm-bindgen on PATH (pinned to Cargo.lock's
     // version by install-tools) instead of downloading one.
@@ -42,7 +44,7 @@ pub fn widgets() -> Result {
         "build",
         "widgets",
         "--target",
-        "web",
+        "no-modules",
         "--release",
         "--mode",
         "no-install",
@@ -56,7 +58,7 @@ pub fn widgets() -> Result {
         "tcp_widgets",
     ]);
     sh::run(c)?;
-    let out = generated().join("widgets");
+    let out = root.join("src/embed");
     fs::create_dir_all(&out).map_err(|e| e.to_string())?;
     // wasm-pack's own wasm-opt step is off (widgets/Cargo.toml) because it would
     // download binaryen; npm's binaryen runs here instead.
@@ -67,7 +69,13 @@ pub fn widgets() -> Result {
         .arg("-o")
         .arg(out.join("tcp_widgets_bg.wasm"));
     sh::run(opt)?;
-    copy_if_changed(&pkg.join("tcp_widgets.js"), &out.join("tcp_widgets.js"))
+    // The glue goes inside embed/tcp-widget.js (`crate::embed`).
+    Ok(())
+}
+
+/// Where wasm-pack leaves the wasm and its JavaScript glue.
+pub fn wasm_pkg() -> PathBuf {
+    sh::root().join("target/wasm-pkg")
 }
 
 /// Copies KaTeX's CSS and fonts from the npm package whose version matches the
@@ -129,8 +137,8 @@ pub fn page_transfer(page: &str) -> Result<Vec<Transfer>> {
         .filter_map(|s| s.split('"').next())
         .map(|s| s.split('?').next().unwrap_or(s).to_string())
         .collect();
-    files.push("generated/widgets/tcp_widgets.js".into());
-    files.push("generated/widgets/tcp_widgets_bg.wasm".into());
+    files.push("embed/tcp-widget.js".into());
+    files.push("embed/tcp_widgets_bg.wasm".into());
     let mut out = Vec::new();
     for f in files {
         let bytes = fs::read(book.join(&f)).map_err(|e| format!("book/{f}: {e}"))?;
@@ -151,7 +159,7 @@ pub fn print_transfer(page: &str, files: &[Transfer]) {
         println!("  {:<48} {:>10} {:>10}", t.path, t.raw, t.gzip);
         raw += t.raw;
         gz += t.gzip;
-        if t.path.starts_with("generated/widgets/") || t.path.contains("widgets-loader") {
+        if t.path.starts_with("embed/") || t.path.contains("widgets-loader") {
             wraw += t.raw;
             wgz += t.gzip;
         }

@@ -8,6 +8,8 @@
 //!   tests on the built book.
 //! - `build`  writes the static site to `book/` and prints what the slow-start
 //!   page transfers.
+//! - `check-output` checks the built site: nothing loaded from another host,
+//!   every page under 1 MB, every widget's embed files present.
 //! - `bench`  builds the site, then in headless Chromium times the simulator
 //!   (wasm), the widgets' frame rate while playing, time to interactive, and
 //!   the JS and wasm bytes each page loads.
@@ -15,6 +17,8 @@
 
 mod bench;
 mod build;
+mod check_output;
+mod embed;
 mod serve;
 mod sh;
 mod test;
@@ -22,11 +26,13 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve|test|build|bench|install-tools>
+const USAGE: &str = "usage: cargo xtask <serve|test|build|check-output [DIR]|bench|install-tools>
 
   serve           install what is missing, build, serve at http://127.0.0.1:3000, rebuild on change
   test            install what is missing, run every test (Rust, preprocessor, browser)
   build           build the static site into book/ and report its JS+wasm size
+  check-output    check the built site (book/, or DIR): no loads from other hosts,
+                  pages under 1 MB, every widget's embed files present
   bench           build, then measure in headless Chromium: simulator speed (wasm),
                   frame rate while playing, time to interactive, JS+wasm bytes
   install-tools   install the pinned tools only";
@@ -37,6 +43,12 @@ fn main() -> ExitCode {
         Some("serve") => serve::run(),
         Some("test") => test::run(),
         Some("build") => build::run().map(|_| ()),
+        Some("check-output") => {
+            let dir = args
+                .get(1)
+                .map_or_else(|| sh::root().join("book"), Into::into);
+            check_output::run(&dir)
+        }
         Some("bench") => bench::run(),
         Some("install-tools") => tools::ensure(tools::Need::Everything),
         Some("-h" | "--help" | "help") => {

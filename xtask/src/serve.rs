@@ -14,6 +14,8 @@ const WATCHED: &[&str] = &[
     "widgets/src",
     "widgets/spec/src",
     "widgets/Cargo.toml",
+    "widgets/embed",
+    "theme/widgets.css",
 ];
 
 pub fn run() -> Result {
@@ -43,7 +45,7 @@ pub fn run() -> Result {
         if now > last {
             last = now;
             println!("xtask: widget sources changed, rebuilding the bundle");
-            if let Err(e) = build::widgets() {
+            if let Err(e) = build::widgets().and_then(|()| crate::embed::build()) {
                 eprintln!("xtask: widget build failed, serving the previous bundle: {e}");
             }
         }

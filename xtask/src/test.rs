@@ -4,10 +4,14 @@
 //!    tests, the widget spec, the widgets' native tests, and the preprocessor,
 //!    including a real `mdbook build` that must reject bad directives.
 //! 2. Build the site exactly as `cargo xtask build` does.
-//! 3. Browser tests (`node --test tests/`) with playwright-core driving
+//! 3. Check the built output (`cargo xtask check-output`): no loads from
+//!    other hosts, pages under 1 MB, every widget's embed files. Cheaper than
+//!    a browser and names every offending file.
+//! 4. Browser tests (`node --test tests/`) with playwright-core driving
 //!    Debian's Chromium against the built book on a local static server.
 
 use crate::build;
+use crate::check_output;
 use crate::sh::{self, Result};
 use crate::tools::{self, CHROMIUM, Need};
 
@@ -17,6 +21,7 @@ pub fn run() -> Result {
     cargo.args(["test", "--workspace", "--locked"]);
     sh::run(cargo)?;
     build::all()?;
+    check_output::run(&sh::root().join("book"))?;
     let mut node = sh::cmd("node");
     node.args(["--test", "--test-concurrency=1", "tests/"])
         .env("BOOK_DIR", sh::root().join("book"))

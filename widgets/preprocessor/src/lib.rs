@@ -1,18 +1,22 @@
 //! `mdbook-widgets`: the book's preprocessor for `{{#widget NAME key=value ...}}`.
 //!
 //! Each directive becomes a placeholder element carrying its parameters as
-//! `data-*` attributes, plus a `<noscript>` note; the widget bundle mounts into
-//! it in the browser. A directive naming an unknown widget or parameter, or a
-//! value out of range, fails `mdbook build` with the chapter, the directive
-//! and the bad key.
+//! `data-*` attributes and a static SVG figure of the widget's starting run,
+//! drawn here at build time by the widgets' own code (see [`figures`]); the
+//! widget bundle mounts into the placeholder in the browser. A directive
+//! naming an unknown widget or parameter, or a value out of range, fails
+//! `mdbook build` with the chapter, the directive and the bad key.
 
 pub mod directive;
+pub mod figures;
 pub mod render;
 
-use directive::Piece;
-use mdbook_preprocessor::book::{Book, BookItem};
+use directive::{Directive, Piece};
+use mdbook_preprocessor::book::{Book, Chapter};
 use mdbook_preprocessor::errors::{Error, Result};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+use render::FigureRef;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Widgets;
 
@@ -21,20 +25,34 @@ impl Preprocessor for Widgets {
         "widgets"
     }
 
-    fn run(&self, _ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
+    fn run(&self, ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
+        // Every directive of the book first, so the figures draw in parallel.
         let mut errors: Vec<String> = Vec::new();
-        book.for_each_mut(|item| {
-            if let BookItem::Chapter(ch) = item {
-                let where_ = ch
-                    .source_path
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_else(|| ch.name.clone());
-                match expand(&ch.content) {
-                    Ok(text) => ch.content = text,
-                    Err(e) => errors.push(format!("{where_}:{e}")),
+        let mut wanted: BTreeMap<String, Directive> = BTreeMap::new();
+        for ch in book.chapters() {
+            match directives(&ch.content) {
+                Ok(found) => {
+                    for d in found {
+                        wanted.insert(figures::file_name(&d), d);
+                    }
                 }
+                Err(e) => errors.push(format!("{}:{e}", where_(ch))),
             }
+        }
+        if !errors.is_empty() {
+            return Err(Error::msg(errors.join("\n")));
+        }
+        let dir = ctx.root.join(&ctx.config.book.src).join(figures::DIR);
+        let placed = place_figures(&dir, &wanted)?;
+        let figure = |d: &Directive| -> std::result::Result<FigureRef, String> {
+            placed
+                .get(&figures::file_name(d))
+                .cloned()
+                .unwrap_or_else(|| Err("no figure was drawn for it".into()))
+        };
+        book.for_each_chapter_mut(|ch| match expand(&ch.content, &path_to_root(ch), &figure) {
+            Ok(text) => ch.content = text,
+            Err(e) => errors.push(format!("{}:{e}", where_(ch))),
         });
         if errors.is_empty() {
             Ok(book)
@@ -48,24 +66,123 @@ impl Preprocessor for Widgets {
     }
 }
 
-/// Replaces every directive in a chapter; the error says `LINE: directive: problem`.
-pub fn expand(content: &str) -> std::result::Result<String, String> {
+fn where_(ch: &Chapter) -> String {
+    ch.source_path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| ch.name.clone())
+}
+
+/// `../` for each directory the chapter's page is in, as mdBook's own
+/// `path_to_root`: chapter pages link to the book's root with it.
+pub fn path_to_root(ch: &Chapter) -> String {
+    let depth = ch
+        .path
+        .as_ref()
+        .map_or(0, |p| p.components().count().saturating_sub(1));
+    "../".repeat(depth)
+}
+
+/// Draws each wanted figure, writes the files that changed into `dir` and
+/// deletes those no directive wants; a figure that could not be drawn is an
+/// error the chapter reports at its directive.
+fn place_figures(
+    dir: &std::path::Path,
+    wanted: &BTreeMap<String, Directive>,
+) -> Result<BTreeMap<String, std::result::Result<FigureRef, String>>> {
+    let io = |what: &str, e: std::io::Error| Error::msg(format!("{what} {}: {e}", dir.display()));
+    if wanted.is_empty() && !dir.exists() {
+        return Ok(BTreeMap::new());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| io("cannot create", e))?;
+    let mut placed = BTreeMap::new();
+    for (name, drawn) in figures::render_all(wanted) {
+        let placed_one = match drawn {
+            Ok(fig) => {
+                figures::write_if_changed(&dir.join(&name), fig.svg.as_bytes())
+                    .map_err(|e| io("cannot write a figure into", e))?;
+                Ok(FigureRef {
+                    file: format!("{}/{name}", figures::DIR),
+                    width: fig.width,
+                    height: fig.height,
+                    headings: fig.headings,
+                })
+            }
+            Err(e) => Err(format!("cannot draw its figure: {e}")),
+        };
+        placed.insert(name, placed_one);
+    }
+    let keep: BTreeSet<String> = wanted.keys().cloned().collect();
+    figures::remove_stale(dir, &keep).map_err(|e| io("cannot tidy", e))?;
+    Ok(placed)
+}
+
+/// The pieces of a chapter with each directive parsed; the error says
+/// `LINE: directive: problem`.
+enum Parsed<'a> {
+    Text(&'a str),
+    Widget {
+        directive: Directive,
+        source: &'a str,
+        line: usize,
+    },
+}
+
+fn parse_chapter(content: &str) -> std::result::Result<Vec<Parsed<'_>>, String> {
     let pieces = directive::scan(content).map_err(|(line, msg)| format!("{line}: {msg}"))?;
-    let mut out = String::with_capacity(content.len());
-    let mut index = 0;
-    for piece in pieces {
-        match piece {
-            Piece::Text(t) => out.push_str(t),
-            Piece::Directive { source, body, line } => {
-                let d = directive::parse(body).map_err(|e| match e.key {
+    pieces
+        .into_iter()
+        .map(|piece| match piece {
+            Piece::Text(t) => Ok(Parsed::Text(t)),
+            Piece::Directive { source, body, line } => directive::parse(body)
+                .map(|directive| Parsed::Widget {
+                    directive,
+                    source,
+                    line,
+                })
+                .map_err(|e| match e.key {
                     Some(key) => format!("{line}: in `{source}`, parameter `{key}`: {}", e.message),
                     None => format!("{line}: in `{source}`: {}", e.message),
-                })?;
+                }),
+        })
+        .collect()
+}
+
+/// Every directive in a chapter, checked.
+pub fn directives(content: &str) -> std::result::Result<Vec<Directive>, String> {
+    Ok(parse_chapter(content)?
+        .into_iter()
+        .filter_map(|p| match p {
+            Parsed::Widget { directive, .. } => Some(directive),
+            Parsed::Text(_) => None,
+        })
+        .collect())
+}
+
+/// Replaces every directive in a chapter with its placeholder, its figure
+/// from `figure` (a path from the book's root, prefixed with the chapter's
+/// `path_to_root`); the error says `LINE: directive: problem`.
+pub fn expand(
+    content: &str,
+    path_to_root: &str,
+    figure: &dyn Fn(&Directive) -> std::result::Result<FigureRef, String>,
+) -> std::result::Result<String, String> {
+    let mut out = String::with_capacity(content.len());
+    let mut index = 0;
+    for piece in parse_chapter(content)? {
+        match piece {
+            Parsed::Text(t) => out.push_str(t),
+            Parsed::Widget {
+                directive,
+                source,
+                line,
+            } => {
+                let fig = figure(&directive).map_err(|e| format!("{line}: in `{source}`: {e}"))?;
                 index += 1;
                 if index == 1 {
                     out.push_str(render::PRELOAD);
                 }
-                out.push_str(&render::placeholder(&d, index));
+                out.push_str(&render::placeholder(&directive, index, &fig, path_to_root));
             }
         }
     }
@@ -75,6 +192,20 @@ pub fn expand(content: &str) -> std::result::Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stand-in for the drawn figures: the file named as the real one is.
+    fn fig(d: &Directive) -> std::result::Result<FigureRef, String> {
+        Ok(FigureRef {
+            file: format!("{}/{}", figures::DIR, figures::file_name(d)),
+            width: 640,
+            height: 528,
+            headings: vec!["cwnd".into(), "TSG".into()],
+        })
+    }
+
+    fn expand(content: &str) -> std::result::Result<String, String> {
+        super::expand(content, "", &fig)
+    }
 
     #[test]
     fn a_chapter_gets_numbered_placeholders() {
@@ -86,7 +217,9 @@ mod tests {
         assert!(!out.contains("{{#widget"));
         // The bundle is preloaded once, before the first placeholder.
         assert_eq!(out.matches("compileStreaming(").count(), 1);
-        assert!(out.find("modulepreload") < out.find("slow-start-1"));
+        assert!(out.find("compileStreaming") < out.find("slow-start-1"));
+        // mdbook-katex runs after this preprocessor and reads `$...$` as math.
+        assert!(!render::PRELOAD.contains('$'));
         assert!(!expand("# No widget\n").unwrap().contains("<script>"));
     }
 
@@ -97,5 +230,50 @@ mod tests {
             e.starts_with("3: in `{{#widget slow-start rtt=9s}}`, parameter `rtt`:"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn each_placeholder_shows_its_own_figure_relative_to_the_chapter() {
+        let text = "{{#widget slow-start}}\n\n{{#widget slow-start rtt=1ms}}\n";
+        let out = super::expand(text, "../../", &fig).unwrap();
+        let srcs: Vec<&str> = out
+            .split("<img src=\"")
+            .skip(1)
+            .map(|s| &s[..s.find('"').unwrap()])
+            .collect();
+        assert_eq!(srcs.len(), 2);
+        assert!(
+            srcs[0].starts_with("../../generated/figures/slow-start-"),
+            "{srcs:?}"
+        );
+        assert_ne!(srcs[0], srcs[1]);
+        // The figure sits inside the placeholder, before the loading line.
+        let div = out.find("<div class=\"tcp-widget\"").unwrap();
+        let figure = out.find("<figure class=\"tw-static\">").unwrap();
+        assert!(div < figure && figure < out.find("tcp-widget-loading").unwrap());
+        assert!(
+            !out.contains("loading=\"lazy\""),
+            "print.html must wait for figures"
+        );
+    }
+
+    #[test]
+    fn a_figure_that_cannot_be_drawn_fails_at_its_directive() {
+        let e = super::expand("# T\n\n{{#widget slow-start}}\n", "", &|_| {
+            Err("cannot draw its figure: boom".into())
+        })
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "3: in `{{#widget slow-start}}`: cannot draw its figure: boom"
+        );
+    }
+
+    #[test]
+    fn path_to_root_climbs_one_level_per_directory() {
+        let ch = |p: &str| Chapter::new("c", String::new(), p, vec![]);
+        assert_eq!(path_to_root(&ch("slow-start.md")), "");
+        assert_eq!(path_to_root(&ch("part/one.md")), "../");
+        assert_eq!(path_to_root(&ch("a/b/c.md")), "../../");
     }
 }

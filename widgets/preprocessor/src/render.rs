@@ -19,31 +19,93 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// A directive's build-time figure, as the page embeds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureRef {
+    /// Path from the book's root, e.g. `generated/figures/slow-start-….svg`.
+    pub file: String,
+    pub width: u32,
+    pub height: u32,
+    /// What the panels show, top to bottom (for the text alternative).
+    pub headings: Vec<String>,
+}
+
+/// The directive's settings in words, for the caption: the preset by its
+/// title, then each parameter by its label, then the comparison, e.g.
+/// `preset “512 KiB at 7 ms (seed 004)”, Transfer size = 4MiB`. `views=` is
+/// left out: the figure's panel headings say which views it shows.
+pub fn settings(d: &Directive) -> String {
+    let get = |k: &str| d.args.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+    let label = |k: &str| {
+        d.widget
+            .param(k)
+            .map_or(k.to_string(), |p| p.label.to_string())
+    };
+    let mut parts = Vec::new();
+    if let Some(name) = get("preset") {
+        let title = d.widget.preset(name).map_or(name.as_str(), |p| p.title);
+        parts.push(format!("preset “{title}”"));
+    }
+    for (k, v) in &d.args {
+        if !widget_spec::COMMON_KEYS.contains(&k.as_str()) {
+            parts.push(format!("{} = {v}", label(k)));
+        }
+    }
+    if let (Some(c), Some(vs)) = (get("compare"), get("vs")) {
+        parts.push(format!("compared with {} = {vs}", label(c)));
+    }
+    if parts.is_empty() {
+        "default settings".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
 /// The placeholder for the `index`-th widget of a page. It is an HTML block
-/// (blank lines around it) so Markdown leaves it alone.
-pub fn placeholder(d: &Directive, index: usize) -> String {
+/// (no blank line inside, blank lines around it) so Markdown leaves it alone.
+///
+/// It holds the build-time figure and a loading line. The
+/// figure is what a reader sees until the widget mounts, all a reader
+/// without JavaScript gets, and what prints (`theme/figures.css`). Its path
+/// is relative to the chapter (`path_to_root` is `../` per directory level);
+/// mdBook rewrites an `<img src>` relative to the chapter into one relative
+/// to `print.html` when it assembles the print page.
+///
+/// No `loading="lazy"` on the image: `print.html` prints shortly after the
+/// window's `load` event, and only eager images hold that event back until
+/// they are in.
+pub fn placeholder(d: &Directive, index: usize, fig: &FigureRef, path_to_root: &str) -> String {
     let mut attrs = String::new();
     for (k, v) in &d.args {
         attrs.push_str(&format!(" data-{}=\"{}\"", escape(k), escape(v)));
     }
-    let settings = if d.args.is_empty() {
-        "its default settings".to_string()
-    } else {
-        d.args
-            .iter()
-            .map(|(k, v)| format!("{k} = {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let title = escape(d.widget.title);
+    let settings = escape(&settings(d));
+    let alt = format!(
+        "{}, charts at the end of the simulated run: {}.",
+        d.widget.title,
+        fig.headings.join("; ")
+    );
+    let figure = format!(
+        "<figure class=\"tw-static\">\
+         <img src=\"{root}{file}\" width=\"{w}\" height=\"{h}\" alt=\"{alt}\">\
+         <figcaption>Figure: <em>{title}</em> ({settings}), drawn at the end of its run \
+         by the simulator when this book was built. \
+         The interactive version runs in the browser\
+         <noscript> and needs JavaScript and WebAssembly</noscript>.</figcaption>\
+         </figure>\n",
+        root = escape(path_to_root),
+        file = escape(&fig.file),
+        w = fig.width,
+        h = fig.height,
+        alt = escape(&alt),
+    );
     format!(
         "\n<div class=\"tcp-widget\" id=\"{name}-{index}\" data-widget=\"{name}\"{attrs} role=\"region\" aria-label=\"{title} (interactive simulation)\">\n\
-         <noscript><p class=\"tcp-widget-noscript\">This is an interactive simulation, <em>{title}</em>, \
-         with {settings}. It needs JavaScript and WebAssembly.</p></noscript>\n\
-         <p class=\"tcp-widget-loading\">Loading the simulation…</p>\n\
+         {figure}\
+         <p class=\"tcp-widget-loading\">Loading the interactive simulation…</p>\n\
          </div>\n",
         name = escape(d.widget.name),
-        title = escape(d.widget.title),
-        settings = escape(&settings),
     )
 }
 
@@ -61,10 +123,14 @@ pub const PRELOAD: &str = r#"
   // print.html repeats every chapter, and this with it: once is enough.
   if (window.tcpWidgetsWasm !== undefined) return;
   if (location.protocol === "file:" || !window.WebAssembly || !WebAssembly.compileStreaming) return;
-  var base = (typeof path_to_root === "string" ? path_to_root : "") + "generated/widgets/";
+  // print.html shows the figures, not live widgets (theme/widgets-loader.js).
+  // (No dollar sign in this script: mdbook-katex would read it as math.)
+  if (location.pathname.split("/").pop() === "print.html") return;
+  var base = (typeof path_to_root === "string" ? path_to_root : "") + "embed/";
   var link = document.createElement("link");
-  link.rel = "modulepreload";
-  link.href = base + "tcp_widgets.js";
+  link.rel = "preload";
+  link.as = "script";
+  link.href = base + "tcp-widget.js";
   document.head.appendChild(link);
   window.tcpWidgetsWasm = WebAssembly.compileStreaming(fetch(base + "tcp_widgets_bg.wasm"))
     .catch(function () { return null; });
@@ -76,12 +142,39 @@ mod tests {
     use super::*;
     use crate::directive::parse;
 
+    fn fig() -> FigureRef {
+        FigureRef {
+            file: "generated/figures/x.svg".into(),
+            width: 640,
+            height: 660,
+            headings: vec!["cwnd".into(), "TSG".into()],
+        }
+    }
+
     #[test]
     fn parameters_become_data_attributes() {
-        let html = placeholder(&parse("slow-start rtt=7ms preset=seed-7ms").unwrap(), 1);
+        let d = parse("slow-start rtt=7ms preset=seed-7ms").unwrap();
+        let html = placeholder(&d, 1, &fig(), "");
         assert!(html.contains(r#"<div class="tcp-widget" id="slow-start-1" data-widget="slow-start" data-rtt="7ms" data-preset="seed-7ms""#), "{html}");
         assert!(html.contains("<noscript>"));
-        assert!(html.contains("rtt = 7ms, preset = seed-7ms"));
+    }
+
+    #[test]
+    fn the_figure_has_its_size_a_text_alternative_and_a_caption() {
+        let d = parse("slow-start preset=seed-7ms size=4MiB").unwrap();
+        let html = placeholder(&d, 1, &fig(), "../");
+        assert!(
+            html.contains(r#"<img src="../generated/figures/x.svg" width="640" height="660" alt="Slow start on a new connection, charts at the end of the simulated run: cwnd; TSG.">"#),
+            "{html}"
+        );
+        assert!(html.contains("<figcaption>Figure: <em>Slow start on a new connection</em> (preset “512 KiB at 7 ms (seed 004)”, Transfer size = 4MiB), drawn at the end of its run by the simulator when this book was built."), "{html}");
+    }
+
+    #[test]
+    fn settings_name_the_comparison_and_leave_out_views() {
+        let d = parse("long-fat compare=cc vs=bbr views=cwnd,throughput").unwrap();
+        assert_eq!(settings(&d), "compared with Congestion control = bbr");
+        assert_eq!(settings(&parse("slow-start").unwrap()), "default settings");
     }
 
     #[test]

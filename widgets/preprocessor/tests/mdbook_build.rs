@@ -76,6 +76,65 @@ fn a_valid_directive_becomes_a_placeholder_in_the_built_page() {
         "{html}"
     );
     assert!(html.contains("<noscript>"));
+    // The figure: written into the source, copied into the built book, shown
+    // by the placeholder.
+    let src = html.split("<img src=\"").nth(1).expect("an <img>");
+    let src = &src[..src.find('"').unwrap()];
+    assert!(src.starts_with("generated/figures/slow-start-"), "{src}");
+    let built = std::fs::read_to_string(dir.join("book").join(src)).unwrap();
+    assert!(built.starts_with("<svg") && built.contains("time (ms)"));
+    assert_eq!(
+        built,
+        std::fs::read_to_string(dir.join("src").join(src)).unwrap()
+    );
+}
+
+#[test]
+fn figures_are_rewritten_only_when_they_change_and_stale_ones_go() {
+    let (ok, log, dir) = build("rebuild", "# Chapter\n\n{{#widget slow-start}}\n");
+    assert!(ok, "{log}");
+    let figures = dir.join("src/generated/figures");
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(&figures)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let first = listing();
+    assert_eq!(first.len(), 1, "{first:?}");
+    let path = figures.join(&first[0]);
+    let written = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let rebuild = |chapter: &str| {
+        std::fs::write(dir.join("src/chapter.md"), chapter).unwrap();
+        let out = Command::new(mdbook())
+            .arg("build")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    // Same directive, other text: the file is not touched (`mdbook serve`
+    // would otherwise see a change for every build).
+    rebuild("# Chapter\n\nNew text.\n\n{{#widget slow-start}}\n");
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().modified().unwrap(),
+        written
+    );
+    // Changed arguments: a new file, and the old one is gone from the source
+    // and from the book.
+    rebuild("# Chapter\n\n{{#widget slow-start rtt=20ms}}\n");
+    let second = listing();
+    assert_eq!(second.len(), 1, "{second:?}");
+    assert_ne!(second, first);
+    assert!(!dir.join("book/generated/figures").join(&first[0]).exists());
+    assert!(read(&dir, "chapter.html").contains(&second[0]));
 }
 
 #[test]

@@ -66,6 +66,7 @@ pub struct WidgetSpec {
 }
 
 mod catalogue;
+pub mod reference;
 pub use catalogue::WIDGETS;
 
 /// The views a widget can show, by the names `views=` and the URL use.

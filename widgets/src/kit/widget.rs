@@ -39,7 +39,7 @@ const TARGET_PLAY_NS: f64 = 12e9;
 /// Type and lines in presenter mode, relative to normal.
 const PRESENTER_SCALE: f64 = 1.8;
 /// The chart panels' views when a page does not choose them.
-const DEFAULT_SLOTS: [View; 2] = [View::Window, View::Tsg];
+pub const DEFAULT_SLOTS: [View; 2] = [View::Window, View::Tsg];
 /// Side names in compare mode.
 const SIDE_NAMES: [&str; 2] = ["A", "B"];
 

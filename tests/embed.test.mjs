@@ -1,0 +1,169 @@
+// The widgets outside the served book: the book opened from disk, and the
+// three embed forms, each from a plain fixture page (tests/fixtures/) on
+// another origin than the book, with no mdBook around it.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { BOOK_DIR, setup } from "./support/browser.mjs";
+import { serveBook } from "./support/server.mjs";
+
+let env, wiki;
+before(async () => {
+  env = await setup();
+  // The "wiki": another origin (another port) serving the fixture pages.
+  wiki = await serveBook(join(import.meta.dirname, "fixtures"), { replace: { "@BOOK@": env.server.url } });
+});
+after(async () => {
+  await wiki.close();
+  await env.close();
+});
+
+/// A new page that records console errors, page errors and every request.
+async function newPage(contextOptions = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 800 }, ...contextOptions });
+  const page = await context.newPage();
+  const problems = { console: [], requests: [] };
+  page.on("console", (m) => m.type() === "error" && problems.console.push(m.text()));
+  page.on("pageerror", (e) => problems.console.push(String(e)));
+  page.on("request", (r) => problems.requests.push(r.url()));
+  return { page, problems, context };
+}
+
+/// Waits until the widget (a locator in a page or a frame; locators pierce
+/// shadow roots) has simulated its run and drawn it, then plays it: the
+/// clock moves and the path view holds a drawing.
+async function seeItRun(scope, selector) {
+  const widget = scope.locator(selector);
+  await widget.locator(".tw-play:enabled").waitFor({ timeout: 20000 });
+  const clock = widget.locator('[data-readout="clock"]');
+  const before = await clock.innerText();
+  await widget.locator(".tw-play").click();
+  const deadline = Date.now() + 10000;
+  while ((await clock.innerText()) === before) {
+    assert.ok(Date.now() < deadline, `the clock stayed at ${before}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const inked = await widget.locator('canvas[data-view="path"]').evaluate((c) => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const first = d.slice(0, 4).join();
+    for (let i = 0; i < d.length; i += 4 * 97) if (d.slice(i, i + 4).join() !== first) return true;
+    return false;
+  });
+  assert.ok(inked, "the path view is drawn");
+}
+
+test("the book opened from disk (file://) runs its widgets", async () => {
+  const { page, problems, context } = await newPage();
+  await page.goto(pathToFileURL(join(BOOK_DIR, "slow-start.html")).href);
+  await seeItRun(page, "#slow-start-1");
+  assert.deepEqual(problems.console, []);
+  assert.ok(problems.requests.every((u) => u.startsWith("file:") || u.startsWith("data:") || u.startsWith("blob:")), problems.requests.filter((u) => !u.startsWith("file:")).join("\n"));
+  await context.close();
+});
+
+test("(a) the iframe page runs in a frame on another origin and the frame sizes itself", async () => {
+  const { page, problems, context } = await newPage();
+  await page.goto(wiki.url + "wiki-iframe.html");
+  const frameEl = page.locator("iframe");
+  const frame = page.frameLocator("iframe");
+  await seeItRun(frame, "tcp-widget .tcp-widget");
+  // The URL's settings reached the widget: rtt=20ms on the seed-7ms preset.
+  assert.equal(await frame.locator('tcp-widget input[type="text"][id$="-rtt-text"]').inputValue(), "20ms");
+  // The frame grew from its 150 px to the widget's height, and follows it.
+  const inner = async () => (await frame.locator("html").evaluate((h) => Math.ceil(h.getBoundingClientRect().height)));
+  await page.waitForFunction(() => parseFloat(document.querySelector("iframe").style.height) > 400);
+  const height = async () => parseFloat(await frameEl.evaluate((f) => f.style.height));
+  assert.equal(await height(), await inner());
+  const was = await height();
+  await frame.locator("tcp-widget .tw-view-tools button", { hasText: "Data table" }).first().click();
+  await page.waitForFunction((h) => parseFloat(document.querySelector("iframe").style.height) > h + 50, was);
+  assert.equal(await height(), await inner());
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test("(b) the custom element runs on a foreign page, isolated from its styles both ways", async () => {
+  const { page, problems, context } = await newPage();
+  await page.goto(wiki.url + "wiki-element.html");
+  await seeItRun(page, "#friendly .tcp-widget");
+  const friendly = page.locator("#friendly .tcp-widget");
+  assert.equal(await friendly.locator('input[id$="-rtt-text"]').inputValue(), "20ms");
+  // The page's styles stop at the shadow root: its colours, fonts, button
+  // and canvas rules do not reach the widget.
+  const inside = await friendly.evaluate((w) => {
+    const s = getComputedStyle(w);
+    const b = getComputedStyle(w.querySelector("button"));
+    const c = getComputedStyle(w.querySelector("canvas"));
+    return { bg: s.backgroundColor, color: s.color, font: s.fontFamily, size: s.fontSize, button: b.backgroundColor, canvasBorder: c.borderTopWidth };
+  });
+  assert.equal(inside.bg, "rgb(255, 255, 255)", "light paper, not the page's --bg");
+  assert.notEqual(inside.color, "rgb(0, 255, 0)");
+  assert.notEqual(inside.color, "rgb(200, 0, 0)");
+  assert.doesNotMatch(inside.font, /Comic/);
+  assert.notEqual(inside.button, "rgb(255, 255, 0)");
+  assert.equal(inside.canvasBorder, "0px");
+  // And the widget's styles do not reach the page's own elements that happen
+  // to share its class names.
+  const outside = await page.evaluate(() => ({
+    grid: getComputedStyle(document.getElementById("page-grid")).display,
+    loading: getComputedStyle(document.getElementById("page-own")).fontStyle,
+  }));
+  assert.equal(outside.grid, "block");
+  assert.equal(outside.loading, "normal");
+  // theme="dark" gives dark paper.
+  await page.locator("#dark .tw-play:enabled").waitFor({ timeout: 20000 });
+  const dark = await page.locator("#dark .tcp-widget").evaluate((w) => getComputedStyle(w).backgroundColor);
+  assert.equal(dark, "rgb(22, 25, 35)");
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test("(b) hostile attribute values and names are inert: notes, safe values, no markup, no script", async () => {
+  const { page, problems, context } = await newPage();
+  await page.goto(wiki.url + "wiki-element.html");
+  const hostile = page.locator("#hostile .tcp-widget");
+  await hostile.locator(".tw-play:enabled").waitFor({ timeout: 20000 });
+  const notes = await hostile.locator(".tw-notes").innerText();
+  assert.match(notes, /Ignored/);
+  // Each bad value fell back to a safe one: the defaults.
+  assert.equal(await hostile.locator('input[id$="-rtt-text"]').inputValue(), "7ms");
+  assert.equal(await hostile.locator("img, script, svg").count(), 0);
+  const unknown = page.locator("#unknown .tcp-widget");
+  await page.waitForFunction(() => document.querySelector("#unknown").shadowRoot?.querySelector(".tw-error"));
+  assert.match(await unknown.innerText(), /Unknown widget “<b>nope<\/b>”/);
+  assert.equal(await unknown.locator("b").count(), 0);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test("(c) the self-contained file runs from disk, alone, with no network at all", async () => {
+  for (const name of ["slow-start", "long-fat"]) {
+    // Copied alone into an empty folder: nothing beside it to load.
+    const dir = mkdtempSync(join(tmpdir(), "tcp-widget-"));
+    const file = join(dir, `${name}.standalone.html`);
+    copyFileSync(join(BOOK_DIR, "embed", `${name}.standalone.html`), file);
+    const { page, problems, context } = await newPage({ offline: true });
+    await page.goto(pathToFileURL(file).href + "?duration=2s");
+    await seeItRun(page, "tcp-widget .tcp-widget");
+    assert.deepEqual(problems.requests, [pathToFileURL(file).href + "?duration=2s"], `${name}: only the file itself`);
+    assert.deepEqual(problems.console, [], name);
+    await context.close();
+  }
+});
+
+test("every widget has all three embed forms in the built book", () => {
+  const files = readdirSync(join(BOOK_DIR, "embed"));
+  assert.ok(files.includes("tcp-widget.js"));
+  assert.ok(files.includes("tcp_widgets_bg.wasm"));
+  for (const name of ["slow-start", "long-fat"]) {
+    assert.ok(files.includes(`${name}.html`), `${name}.html`);
+    assert.ok(files.includes(`${name}.standalone.html`), `${name}.standalone.html`);
+    assert.ok(statSync(join(BOOK_DIR, "embed", `${name}.standalone.html`)).size < 1_000_000);
+  }
+});
+

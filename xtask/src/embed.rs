@@ -1,0 +1,145 @@
+//! The widget bundle, for the book and for embedding: the files `book/embed/`
+//! holds, assembled from wasm-pack's output and `widgets/embed/`.
+//!
+//! - `tcp_widgets_bg.wasm`: the simulator and widgets (written by
+//!   `build::widgets`).
+//! - `tcp-widget.js`: the `<tcp-widget>` custom element, with the widget
+//!   stylesheet and wasm-bindgen's glue inside it; it fetches the wasm from
+//!   beside itself. Form (b), and what the book's own pages load.
+//! - `<widget>.html`: a page for an iframe, reading its settings from its
+//!   query string and telling the parent its height. Form (a).
+//! - `<widget>.standalone.html`: the same page with everything inline,
+//!   the wasm included (gzipped, base64), for opening from disk or for hosts
+//!   that take only inline content. Form (c).
+//!
+//! - `tcp_widgets_wasm.js`: the gzipped wasm (base64) as a classic script,
+//!   which `tcp-widget.js` loads instead of the wasm on `file://`, where
+//!   Chromium refuses to fetch a `.wasm` file.
+//! - `frame.js`: the iframe page's start-up script.
+//!
+//! Written to `src/embed/` (git-ignored) so that mdBook copies them into the
+//! site, and `mdbook serve` keeps them.
+
+use crate::sh::{self, Result};
+use base64::Engine;
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+pub fn build() -> Result {
+    let root = sh::root();
+    // The appendix's parameter list, from the widgets' own tables.
+    let generated = root.join("src/generated");
+    fs::create_dir_all(&generated).map_err(|e| format!("{}: {e}", generated.display()))?;
+    write(
+        &generated.join("widget-parameters.md"),
+        widget_spec::reference::markdown().as_bytes(),
+    )?;
+    let out = root.join("src/embed");
+    let sources = root.join("widgets/embed");
+    let glue = read(&crate::build::wasm_pkg().join("tcp_widgets.js"))?;
+    let wasm = fs::read(out.join("tcp_widgets_bg.wasm")).map_err(|e| format!("wasm: {e}"))?;
+    let css = read(&root.join("theme/widgets.css"))? + &read(&sources.join("embed.css"))?;
+    let element = read(&sources.join("element.js"))?
+        .replacen("/*@CSS@*/\"\"", &js_string(&css), 1)
+        .replacen("/*@GLUE@*/", &glue, 1);
+    let frame = read(&sources.join("frame.js"))?;
+    let page = read(&sources.join("page.html"))?;
+    let inline_wasm = format!(
+        "window.tcpWidgetsWasmGzip = {};\n",
+        js_string(&base64::engine::general_purpose::STANDARD.encode(gzip(&wasm)))
+    );
+    write(&out.join("tcp_widgets_wasm.js"), inline_wasm.as_bytes())?;
+    write(&out.join("tcp-widget.js"), element.as_bytes())?;
+    write(&out.join("frame.js"), frame.as_bytes())?;
+    for w in widget_spec::WIDGETS {
+        let fill = |scripts: &str, boot: &str| {
+            page.replace("@NAME@", w.name)
+                .replace("@TITLE@", w.title)
+                .replace("@SCRIPTS@", scripts)
+                .replace("@FRAME@", boot)
+        };
+        let linked = fill(
+            "<script src=\"tcp-widget.js\"></script>",
+            "<script src=\"frame.js\"></script>",
+        );
+        write(&out.join(format!("{}.html", w.name)), linked.as_bytes())?;
+        let inline = fill(
+            &format!(
+                "<script>{}</script>\n<script>{}</script>",
+                inline_script(&inline_wasm)?,
+                inline_script(&element)?
+            ),
+            &format!("<script>{}</script>", inline_script(&frame)?),
+        );
+        write(
+            &out.join(format!("{}.standalone.html", w.name)),
+            inline.as_bytes(),
+        )?;
+    }
+    Ok(())
+}
+
+fn read(path: &Path) -> Result<String> {
+    fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
+}
+
+/// Writes only when the content differs, so `mdbook serve` does not rebuild for nothing.
+fn write(path: &Path, bytes: &[u8]) -> Result {
+    if fs::read(path).ok().as_deref() == Some(bytes) {
+        return Ok(());
+    }
+    fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
+    enc.write_all(bytes).expect("in-memory write");
+    enc.finish().expect("in-memory gzip")
+}
+
+/// A JavaScript string literal holding `text`, safe inside an inline
+/// `<script>` too (no `</` that could close it).
+fn js_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            '<' => out.push_str("\\x3c"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Script text to inline in HTML: it must not contain `</script` (which would
+/// end the element early) or `<!--` (which changes how it is parsed).
+fn inline_script(js: &str) -> Result<&str> {
+    let lower = js.to_ascii_lowercase();
+    if lower.contains("</script") || lower.contains("<!--") {
+        return Err("a script to inline contains `</script` or `<!--`".into());
+    }
+    Ok(js)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_strings_cannot_close_a_script() {
+        let s = js_string("a\"b\\c\n</style></script>");
+        assert_eq!(s, r#""a\"b\\c\n\x3c/style>\x3c/script>""#);
+        assert!(inline_script(&format!("var x = {s};")).is_ok());
+        assert!(inline_script("x = '</SCRIPT>'").is_err());
+    }
+}
