@@ -73,7 +73,8 @@ pub fn settings(d: &Directive) -> String {
 ///
 /// No `loading="lazy"` on the image: `print.html` prints shortly after the
 /// window's `load` event, and only eager images hold that event back until
-/// they are in.
+/// they are in. But a low fetch priority: on a page with JavaScript the
+/// widget's code and wasm matter more, and replace the figure anyway.
 pub fn placeholder(d: &Directive, index: usize, fig: &FigureRef, path_to_root: &str) -> String {
     let mut attrs = String::new();
     for (k, v) in &d.args {
@@ -88,7 +89,7 @@ pub fn placeholder(d: &Directive, index: usize, fig: &FigureRef, path_to_root: &
     );
     let figure = format!(
         "<figure class=\"tw-static\">\
-         <img src=\"{root}{file}\" width=\"{w}\" height=\"{h}\" alt=\"{alt}\">\
+         <img src=\"{root}{file}\" width=\"{w}\" height=\"{h}\" alt=\"{alt}\" fetchpriority=\"low\" decoding=\"async\">\
          <figcaption>Figure: <em>{title}</em> ({settings}), drawn at the end of its run \
          by the simulator when this book was built. \
          The interactive version runs in the browser\
@@ -164,7 +165,7 @@ mod tests {
         let d = parse("slow-start preset=seed-7ms size=4MiB").unwrap();
         let html = placeholder(&d, 1, &fig(), "../");
         assert!(
-            html.contains(r#"<img src="../generated/figures/x.svg" width="640" height="660" alt="Slow start on a new connection, charts at the end of the simulated run: cwnd; TSG.">"#),
+            html.contains(r#"<img src="../generated/figures/x.svg" width="640" height="660" alt="Slow start on a new connection, charts at the end of the simulated run: cwnd; TSG." fetchpriority="low" decoding="async">"#),
             "{html}"
         );
         assert!(html.contains("<figcaption>Figure: <em>Slow start on a new connection</em> (preset “512 KiB at 7 ms (seed 004)”, Transfer size = 4MiB), drawn at the end of its run by the simulator when this book was built."), "{html}");
