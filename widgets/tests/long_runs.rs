@@ -52,3 +52,24 @@ fn retransmissions_count_the_whole_run_not_only_the_recorded_packets() {
     assert_eq!(m.summary.retransmissions, total);
     assert!(total > 0, "3e-5 loss over 30 s loses some packets");
 }
+
+/// Outstanding data is rebuilt from packet records, so where they end it is
+/// unknown: the chart leaves a gap and the table leaves the cells blank,
+/// instead of holding the last value flat for the rest of the run (which is
+/// what the cwnd chart showed before). cwnd and ssthresh go on.
+#[test]
+fn outstanding_data_stops_where_packet_records_end() {
+    let (m, _) = model("seed-003-cubic");
+    let w = &m.window;
+    let until = w.outstanding_until_ns.expect("the records end early");
+    assert_eq!(Some(until as u64), m.path.packets_until_ns);
+    let (before, after): (Vec<_>, Vec<_>) = w.points.iter().partition(|p| p.t_ns <= until);
+    assert!(before.iter().all(|p| w.outstanding_segments(p).is_finite()));
+    assert!(!after.is_empty(), "cwnd changes after the records end");
+    assert!(after.iter().all(|p| w.outstanding_segments(p).is_nan()));
+    let table = w.table();
+    assert!(table.caption.contains("stopped storing packets"));
+    let last = table.rows.last().unwrap();
+    assert_eq!((last[3].as_str(), last[4].as_str()), ("", ""));
+    assert!(!last[1].is_empty(), "cwnd is still there");
+}

@@ -41,6 +41,10 @@ pub struct WindowSeries {
     pub end_ns: f64,
     /// Largest value of any of the three series (segments).
     pub max_segments: f64,
+    /// Where a long run's packet records end (ns), if they do: outstanding
+    /// data is rebuilt from packets, so it is unknown after that (cwnd and
+    /// ssthresh are not packet records and go on).
+    pub outstanding_until_ns: Option<f64>,
     pub(crate) cwnd: Binned,
     pub(crate) ssthresh: Binned,
     pub(crate) outstanding: Binned,
@@ -97,13 +101,25 @@ impl WindowSeries {
             }
         }
         let end_ns = run_end_ns(run).max(points.last().map_or(0.0, |p| p.t_ns));
+        let outstanding_until_ns = (run.trace.skipped() > 0).then(|| {
+            run.trace
+                .flow_records(0)
+                .filter(|r| r.is_packet_level())
+                .last()
+                .map_or(0.0, |r| r.time.0 as f64)
+        });
+        let known = |p: &WindowPoint| outstanding_until_ns.is_none_or(|u| p.t_ns <= u);
         let seg = |b: u64| b as f64 / mss as f64;
         let max_segments = points
             .iter()
             .map(|p| {
                 (p.cwnd as f64)
                     .max(p.ssthresh.map_or(0.0, |s| s as f64))
-                    .max(seg(p.outstanding_bytes))
+                    .max(if known(p) {
+                        seg(p.outstanding_bytes)
+                    } else {
+                        0.0
+                    })
             })
             .fold(1.0, f64::max);
         let binned = |v: &dyn Fn(&WindowPoint) -> f64| {
@@ -112,7 +128,28 @@ impl WindowSeries {
         WindowSeries {
             cwnd: binned(&|p| p.cwnd as f64),
             ssthresh: binned(&|p| p.ssthresh.map_or(f64::NAN, |s| s as f64)),
-            outstanding: binned(&|p| seg(p.outstanding_bytes)),
+            // Undefined (a gap) from where the packet records end.
+            outstanding: Binned::build(end_ns, {
+                let mut items = Vec::with_capacity(points.len() + 1);
+                for p in &points {
+                    if let Some(u) = outstanding_until_ns
+                        && p.t_ns > u
+                        && items
+                            .last()
+                            .is_none_or(|&(t, _, _): &(f64, f64, f64)| t <= u)
+                    {
+                        items.push((u, f64::NAN, f64::NAN));
+                    }
+                    let v = if known(p) {
+                        seg(p.outstanding_bytes)
+                    } else {
+                        f64::NAN
+                    };
+                    items.push((p.t_ns, v, v));
+                }
+                items
+            }),
+            outstanding_until_ns,
             points,
             mss,
             end_ns,
@@ -126,17 +163,26 @@ impl WindowSeries {
         &self.points[i.saturating_sub(1)]
     }
 
-    /// Outstanding data of `p` in segments.
+    /// Outstanding data of `p` in segments; NaN after the packet records end.
     pub fn outstanding_segments(&self, p: &WindowPoint) -> f64 {
+        if self.outstanding_until_ns.is_some_and(|u| p.t_ns > u) {
+            return f64::NAN;
+        }
         p.outstanding_bytes as f64 / self.mss as f64
     }
 
     pub fn table(&self) -> Table {
         let (stride, note) = table_stride(self.points.len());
+        let until = self.outstanding_until_ns.map_or(String::new(), |u| {
+            format!(
+                "; outstanding is blank after {} ms, where the trace stopped storing packets",
+                ms(u)
+            )
+        });
         Table {
             caption: format!(
                 "Server's cwnd, ssthresh (blank while still infinite) and outstanding data \
-                 (snd_nxt − snd_una, SACKed segments included) at each change, flow 0{note}"
+                 (snd_nxt − snd_una, SACKed segments included) at each change, flow 0{until}{note}"
             ),
             headers: vec![
                 "time (ms)".into(),
@@ -150,12 +196,18 @@ impl WindowSeries {
                 .iter()
                 .step_by(stride)
                 .map(|p| {
+                    let out = self.outstanding_segments(p);
+                    let (segs, bytes) = if out.is_nan() {
+                        (String::new(), String::new())
+                    } else {
+                        (format!("{out:.2}"), p.outstanding_bytes.to_string())
+                    };
                     vec![
                         ms(p.t_ns),
                         p.cwnd.to_string(),
                         p.ssthresh.map_or(String::new(), |s| s.to_string()),
-                        format!("{:.2}", self.outstanding_segments(p)),
-                        p.outstanding_bytes.to_string(),
+                        segs,
+                        bytes,
                     ]
                 })
                 .collect(),
