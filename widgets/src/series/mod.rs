@@ -11,3 +11,18 @@ pub mod rtt;
 pub mod throughput;
 pub mod tsg;
 pub mod window;
+
+use sim_core::sim::RunResult;
+
+/// Where a long run's packet records end (ns), if the trace's packet budget
+/// ran out before the run did: the views that count packets stop there, or
+/// go on from the periodic samples.
+pub fn packet_records_end_ns(run: &RunResult) -> Option<u64> {
+    (run.trace.skipped() > 0).then(|| {
+        run.trace
+            .flow_records(0)
+            .filter(|r| r.is_packet_level())
+            .last()
+            .map_or(0, |r| r.time.0)
+    })
+}

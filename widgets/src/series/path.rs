@@ -266,11 +266,7 @@ impl PathSeries {
             queue_capacity: path.queue_bytes,
             ..PathSeries::default()
         };
-        let mut last_packet_record = 0;
         for r in run.trace.flow_records(0) {
-            if r.is_packet_level() {
-                last_packet_record = r.time.0;
-            }
             match r.event {
                 TraceEvent::SegmentSent {
                     seg,
@@ -317,9 +313,7 @@ impl PathSeries {
                 _ => {}
             }
         }
-        if run.trace.skipped() > 0 {
-            s.packets_until_ns = Some(last_packet_record);
-        }
+        s.packets_until_ns = super::packet_records_end_ns(run);
         s
     }
 

@@ -126,15 +126,9 @@ impl ThroughputSeries {
                 }
             }
         }
-        let sampled_from_ns = (run.trace.skipped() > 0).then(|| {
+        let sampled_from_ns = super::packet_records_end_ns(run).map(|packets_end| {
             // Hand over at the last sample inside the packet records, so no
             // byte counts twice (short of bytes above a hole at that instant).
-            let packets_end = run
-                .trace
-                .flow_records(0)
-                .filter(|r| r.is_packet_level())
-                .last()
-                .map_or(0, |r| r.time.0);
             let handover = run
                 .trace
                 .flow_records(0)

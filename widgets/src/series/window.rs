@@ -101,13 +101,7 @@ impl WindowSeries {
             }
         }
         let end_ns = run_end_ns(run).max(points.last().map_or(0.0, |p| p.t_ns));
-        let outstanding_until_ns = (run.trace.skipped() > 0).then(|| {
-            run.trace
-                .flow_records(0)
-                .filter(|r| r.is_packet_level())
-                .last()
-                .map_or(0.0, |r| r.time.0 as f64)
-        });
+        let outstanding_until_ns = super::packet_records_end_ns(run).map(|t| t as f64);
         let known = |p: &WindowPoint| outstanding_until_ns.is_none_or(|u| p.t_ns <= u);
         let seg = |b: u64| b as f64 / mss as f64;
         let max_segments = points
