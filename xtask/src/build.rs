@@ -97,13 +97,17 @@ pub fn katex_assets() -> Result {
     Ok(())
 }
 
-/// Copies only when the content differs, so `mdbook serve` does not rebuild for nothing.
 fn copy_if_changed(from: &Path, to: &Path) -> Result {
     let new = fs::read(from).map_err(|e| format!("reading {}: {e}", from.display()))?;
-    if fs::read(to).ok().as_deref() == Some(&new[..]) {
+    write_if_changed(to, &new)
+}
+
+/// Writes only when the content differs, so `mdbook serve` does not rebuild for nothing.
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result {
+    if fs::read(path).ok().as_deref() == Some(bytes) {
         return Ok(());
     }
-    fs::write(to, new).map_err(|e| format!("writing {}: {e}", to.display()))
+    fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 pub fn book() -> Result {
@@ -119,10 +123,12 @@ pub struct Transfer {
     pub gzip: usize,
 }
 
-fn gzip_len(bytes: &[u8]) -> usize {
+/// gzip at the best compression, as a server would send it (and as the
+/// self-contained embeds carry the wasm).
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut enc = GzEncoder::new(Vec::new(), Compression::best());
     enc.write_all(bytes).expect("in-memory write");
-    enc.finish().expect("in-memory gzip").len()
+    enc.finish().expect("in-memory gzip")
 }
 
 /// The JS and wasm a page transfers: its `<script src>` files plus the widget
@@ -144,7 +150,7 @@ pub fn page_transfer(page: &str) -> Result<Vec<Transfer>> {
         let bytes = fs::read(book.join(&f)).map_err(|e| format!("book/{f}: {e}"))?;
         out.push(Transfer {
             raw: bytes.len(),
-            gzip: gzip_len(&bytes),
+            gzip: gzip(&bytes).len(),
             path: f,
         });
     }

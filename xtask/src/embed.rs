@@ -20,12 +20,10 @@
 //! Written to `src/embed/` (git-ignored) so that mdBook copies them into the
 //! site, and `mdbook serve` keeps them.
 
+use crate::build::{gzip, write_if_changed as write};
 use crate::sh::{self, Result};
 use base64::Engine;
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 pub fn build() -> Result {
@@ -84,20 +82,6 @@ pub fn build() -> Result {
 
 fn read(path: &Path) -> Result<String> {
     fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
-}
-
-/// Writes only when the content differs, so `mdbook serve` does not rebuild for nothing.
-fn write(path: &Path, bytes: &[u8]) -> Result {
-    if fs::read(path).ok().as_deref() == Some(bytes) {
-        return Ok(());
-    }
-    fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
-    enc.write_all(bytes).expect("in-memory write");
-    enc.finish().expect("in-memory gzip")
 }
 
 /// A JavaScript string literal holding `text`, safe inside an inline
