@@ -15,6 +15,7 @@ pub mod recovery;
 pub mod rtt;
 pub mod scoreboard;
 pub mod send_buffer;
+pub mod send_order;
 mod socket;
 
 pub use socket::{Hold, Socket};

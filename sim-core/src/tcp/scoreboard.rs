@@ -21,6 +21,7 @@
 //! Without SACK (the peer did not offer it), duplicate ACKs stand in for
 //! SACKed segments as a bare count (`tcp_add_reno_sack`).
 
+use super::send_order::SendOrder;
 use crate::time::SimTime;
 use std::collections::{BTreeSet, VecDeque};
 
@@ -98,7 +99,7 @@ pub struct Scoreboard {
     /// Duplicate ACKs counted as SACKs when the peer does not SACK.
     reno_sacked: u32,
     /// (sent_at, end) of segments RACK may still declare lost.
-    tsorted: BTreeSet<(SimTime, u64)>,
+    tsorted: SendOrder,
     /// End sequence of lost segments not yet retransmitted.
     rtx: BTreeSet<u64>,
     /// The SACK blocks of the previous ACK (`recv_sack_cache`): ranges
@@ -153,7 +154,7 @@ impl Scoreboard {
 
     fn unindex(&mut self, s: &TxSeg) {
         if s.in_tsorted() {
-            self.tsorted.remove(&(s.sent_at, s.end));
+            self.tsorted.remove((s.sent_at, s.end));
         }
         if s.awaits_retransmit() {
             self.rtx.remove(&s.end);
@@ -369,7 +370,7 @@ impl Scoreboard {
 
     /// Segments RACK may declare lost, oldest transmission first.
     pub fn by_send_time(&self) -> impl Iterator<Item = (SimTime, u64)> + '_ {
-        self.tsorted.iter().copied()
+        self.tsorted.iter()
     }
 
     /// One duplicate ACK without SACK (`tcp_add_reno_sack`).
