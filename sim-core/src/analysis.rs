@@ -213,7 +213,7 @@ pub struct FlowTotals {
 
 /// Per-flow totals at the end of the run (its last sample).
 pub fn flow_totals(run: &RunResult) -> Vec<FlowTotals> {
-    let end = run.trace.records().last().map_or(0, |r| r.time.0);
+    let end = run.trace.end_time().map_or(0, |t| t.0);
     (0..run.scenario.flows as u16)
         .map(|flow| {
             let (delivered, retransmits) = run

@@ -21,7 +21,6 @@ fn response(bytes: u64, policy: DelayedAck) -> Scenario {
 fn delayed_ack_timers(run: &sim_core::sim::RunResult) -> Vec<SimDuration> {
     run.trace
         .records()
-        .iter()
         .filter_map(|r| match r.event {
             TraceEvent::DelayedAckArmed {
                 side: Side::Client,
@@ -56,7 +55,7 @@ fn a_textbook_receiver_delays_a_lone_segment_40ms() {
         .into_iter()
         .find(|(_, seg)| seg.len > 0)
         .unwrap();
-    let armed = run.trace.records().iter().find_map(|r| match r.event {
+    let armed = run.trace.records().find_map(|r| match r.event {
         TraceEvent::DelayedAckArmed {
             side: Side::Client,
             deadline,

@@ -25,13 +25,8 @@ fn a_packet_budget_bounds_the_trace_but_not_the_hash() {
     let mut s = seed_004();
     s.trace_packet_budget = 100;
     let bounded = run(&s);
-    let packets = |r: &sim_core::sim::RunResult| {
-        r.trace
-            .records()
-            .iter()
-            .filter(|x| x.is_packet_level())
-            .count()
-    };
+    let packets =
+        |r: &sim_core::sim::RunResult| r.trace.records().filter(|x| x.is_packet_level()).count();
     assert_eq!(packets(&bounded), 100);
     assert_eq!(bounded.trace.skipped() as usize, packets(&full) - 100);
     // cwnd changes and transfers are always kept, and the hash covers everything.
@@ -86,5 +81,36 @@ fn a_run_advanced_in_slices_equals_one_run_to_the_end() {
         if slice == 1 {
             assert!(calls >= whole.events - 1, "one event per call");
         }
+    }
+}
+
+/// Records are stored packed; reading them back must give exactly what was
+/// pushed. Over every scenario file (and benchmark (c), the longest run that
+/// keeps all its packets under the default budget), with every record kept,
+/// the hash of the records read back equals the hash taken as they were
+/// pushed.
+#[cfg(feature = "scenario-file")]
+#[test]
+fn every_scenario_reads_back_the_records_it_pushed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let mut runs = vec![(
+        "benchmark c".to_string(),
+        sim_core::benchmarks::by_name("c").unwrap(),
+    )];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (_, s) = sim_core::scenario_file::parse(&text).unwrap();
+            runs.push((path.display().to_string(), s));
+        }
+    }
+    assert!(runs.len() > 12, "scenario files found");
+    for (name, mut s) in runs {
+        s.trace_packet_budget = usize::MAX;
+        let r = run(&s);
+        assert_eq!(r.trace.skipped(), 0, "{name}: nothing past the budget");
+        assert_eq!(r.trace.records().len(), r.trace.len(), "{name}");
+        assert_eq!(r.trace.readback_hash(), r.trace.hash(), "{name}");
     }
 }

@@ -31,7 +31,6 @@ fn one_loss() -> (Scenario, RunResult) {
         let drops: Vec<_> = r
             .trace
             .records()
-            .iter()
             .filter_map(|x| match x.event {
                 TraceEvent::SegmentDropped { seg } => Some(seg),
                 _ => None,
@@ -52,7 +51,6 @@ fn one_loss() -> (Scenario, RunResult) {
 fn lost_segment(r: &RunResult) -> sim_core::segment::Segment {
     r.trace
         .records()
-        .iter()
         .find_map(|x| match x.event {
             TraceEvent::SegmentDropped { seg } => Some(seg),
             _ => None,
@@ -64,7 +62,7 @@ fn lost_segment(r: &RunResult) -> sim_core::segment::Segment {
 fn one_lost_segment_is_resent_after_three_duplicate_acks_without_a_timeout() {
     let (_, r) = one_loss();
     let lost = lost_segment(&r);
-    let events: Vec<_> = r.trace.records().iter().map(|x| x.event).collect();
+    let events: Vec<_> = r.trace.records().map(|x| x.event).collect();
     assert!(
         !events.iter().any(|e| matches!(
             e,
@@ -109,7 +107,7 @@ fn one_lost_segment_is_resent_after_three_duplicate_acks_without_a_timeout() {
 #[test]
 fn recovery_sets_ssthresh_from_cubic_and_ends_at_ssthresh() {
     let (_, r) = one_loss();
-    let events: Vec<_> = r.trace.records().iter().map(|x| x.event).collect();
+    let events: Vec<_> = r.trace.records().map(|x| x.event).collect();
     let at = events
         .iter()
         .position(|e| matches!(e, TraceEvent::FastRetransmit { .. }))

@@ -30,7 +30,6 @@ fn capture_span(run: &RunResult, t: &TransferTiming) -> f64 {
 fn burst_at(run: &RunResult, at: SimTime) -> usize {
     run.trace
         .records()
-        .iter()
         .filter(|r| r.time == at && matches!(r.event, TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server && seg.len > 0))
         .count()
 }
@@ -56,7 +55,7 @@ fn with_idle_restart_both_transfers_take_the_captures_19ms() {
 fn after_ten_idle_seconds_cwnd_restarts_at_initcwnd() {
     let r = run("seed-004-idle-restart-on.toml");
     let second = summarize(&r).transfers[1].started;
-    let restart = r.trace.records().iter().find_map(|rec| match rec.event {
+    let restart = r.trace.records().find_map(|rec| match rec.event {
         TraceEvent::CwndChanged {
             side: Side::Server,
             old,

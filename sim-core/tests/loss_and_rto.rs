@@ -63,7 +63,7 @@ fn first_rto(s: &sim_core::config::Scenario) -> (u32, u32, u32) {
 
 fn first_rto_of(s: &sim_core::config::Scenario, after_recovery: bool) -> Option<(u32, u32, u32)> {
     let run = run(s);
-    let records = run.trace.records();
+    let records: Vec<_> = run.trace.records().collect();
     let rto_at = records.windows(2).position(|w| {
         matches!(
             (w[0].event, w[1].event),
@@ -126,7 +126,7 @@ fn a_timeout_during_recovery_keeps_recoverys_ssthresh() {
         let mut s = heavy_loss();
         s.seed = seed;
         let run = run(&s);
-        let recs = run.trace.records();
+        let recs: Vec<_> = run.trace.records().collect();
         let fr = recs.iter().position(|r| {
             matches!(
                 r.event,
@@ -187,7 +187,7 @@ fn a_timeout_during_recovery_keeps_recoverys_ssthresh() {
 #[test]
 fn the_first_timeout_waits_at_least_linuxs_200ms_floor() {
     let run = run(&heavy_loss());
-    let rto = run.trace.records().iter().find_map(|r| match r.event {
+    let rto = run.trace.records().find_map(|r| match r.event {
         TraceEvent::RtoFired {
             side: Side::Server,
             rto_ns,
@@ -222,7 +222,6 @@ fn unanswered_retransmissions_give_up_after_tcp_retries2() {
     }
     let rtos = trace
         .records()
-        .iter()
         .filter(|r| {
             matches!(
                 r.event,
@@ -250,7 +249,6 @@ fn the_ss_line_counts_retransmitted_bytes_not_segments_times_mss() {
     let resent: Vec<u64> = run
         .trace
         .records()
-        .iter()
         .filter_map(|r| match r.event {
             TraceEvent::SegmentSent {
                 seg,

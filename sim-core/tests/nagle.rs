@@ -139,7 +139,6 @@ fn the_trace_records_the_hold_from_the_header_to_the_ack_that_ends_it() {
     let holds: Vec<_> = r
         .trace
         .records()
-        .iter()
         .filter_map(|rec| match rec.event {
             TraceEvent::SendHeld {
                 side,
@@ -171,7 +170,6 @@ fn the_trace_records_the_hold_from_the_header_to_the_ack_that_ends_it() {
         !nodelay
             .trace
             .records()
-            .iter()
             .any(|rec| matches!(rec.event, TraceEvent::SendHeld { .. }))
     );
 }

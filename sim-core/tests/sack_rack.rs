@@ -22,7 +22,6 @@ use sim_core::trace::TraceEvent;
 fn drops(r: &RunResult) -> Vec<Segment> {
     r.trace
         .records()
-        .iter()
         .filter_map(|x| match x.event {
             TraceEvent::SegmentDropped { seg } => Some(seg),
             _ => None,
@@ -31,7 +30,7 @@ fn drops(r: &RunResult) -> Vec<Segment> {
 }
 
 fn rto_fired(r: &RunResult) -> bool {
-    r.trace.records().iter().any(|x| {
+    r.trace.records().any(|x| {
         matches!(
             x.event,
             TraceEvent::RtoFired {
@@ -45,7 +44,6 @@ fn rto_fired(r: &RunResult) -> bool {
 fn recovery_starts(r: &RunResult) -> Vec<(SimTime, u64)> {
     r.trace
         .records()
-        .iter()
         .filter_map(|x| match x.event {
             TraceEvent::FastRetransmit {
                 side: Side::Server,
@@ -133,7 +131,6 @@ fn several_holes_are_repaired_in_one_round_trip_with_sack_and_one_per_round_trip
         let t: Vec<SimTime> = r
             .trace
             .records()
-            .iter()
             .filter_map(|x| match x.event {
                 TraceEvent::SegmentSent {
                     retransmit: true,

@@ -62,7 +62,6 @@ fn samples_show_the_send_buffer_full_while_little_is_in_flight() {
     let samples: Vec<(u64, TcpInfo)> = r
         .trace
         .records()
-        .iter()
         .filter_map(|x| match x.event {
             TraceEvent::Sample {
                 delivered, info, ..

@@ -19,7 +19,7 @@ fn run(name: &str) -> RunResult {
 /// answer (sent the moment the whole request has arrived).
 fn upload_secs(r: &RunResult) -> f64 {
     let sent = |side: Side| {
-        r.trace.records().iter().find_map(|rec| match rec.event {
+        r.trace.records().find_map(|rec| match rec.event {
             TraceEvent::SegmentSent { seg, .. } if seg.from == side && seg.len > 0 => {
                 Some(rec.time)
             }
@@ -73,7 +73,6 @@ fn samples_show_the_unread_buffer_and_the_closed_window() {
     let last = r
         .trace
         .records()
-        .iter()
         .filter_map(|x| match x.event {
             TraceEvent::Sample { info, client, .. } if x.time.0 == 1_000_000_000 => {
                 Some((info, client))

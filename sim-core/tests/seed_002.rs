@@ -115,7 +115,6 @@ fn with_tcp_nodelay_each_1k_chunk_leaves_as_its_own_segment_one_cost_apart() {
     let sends: Vec<(SimTime, u32)> = r
         .trace
         .records()
-        .iter()
         .filter(|rec| rec.time > second_read)
         .filter_map(|rec| match rec.event {
             TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server && seg.len > 0 => {

@@ -62,7 +62,7 @@ fn the_cache_holds_the_lossy_connections_ssthresh_and_the_next_one_starts_there(
     // The second connection's first cwnd change already shows a finite ssthresh
     // from the cache, while its own path saw no loss.
     let second = summarize(&r).transfers[1].started;
-    let first_change = r.trace.records().iter().find_map(|x| match x.event {
+    let first_change = r.trace.records().find_map(|x| match x.event {
         TraceEvent::CwndChanged {
             side: Side::Server,
             ssthresh,

@@ -137,7 +137,6 @@ mod by_hand {
             }
             let probed = trace
                 .records()
-                .iter()
                 .any(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { .. }));
             if probed && last_wnd == 0 && server.packets_out() == 0 {
                 break;
@@ -174,13 +173,11 @@ mod by_hand {
         assert!(gave_up_at.is_some(), "the server gives up");
         let probes = trace
             .records()
-            .iter()
             .filter(|r| r.time > dead_from)
             .filter(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { .. }))
             .count();
         let rtos = trace
             .records()
-            .iter()
             .filter(|r| r.time > dead_from)
             .filter(|r| matches!(r.event, TraceEvent::RtoFired { .. }))
             .count();
@@ -230,17 +227,15 @@ mod by_hand {
                 break;
             }
         }
-        let after = |r: &&sim_core::trace::TraceRecord| r.time > dead_from;
+        let after = |r: &sim_core::trace::TraceRecord| r.time > dead_from;
         let probes: Vec<SimTime> = trace
             .records()
-            .iter()
             .filter(after)
             .filter(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { .. }))
             .map(|r| r.time)
             .collect();
         let rtos: Vec<SimTime> = trace
             .records()
-            .iter()
             .filter(after)
             .filter(|r| matches!(r.event, TraceEvent::RtoFired { .. }))
             .map(|r| r.time)

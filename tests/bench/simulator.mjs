@@ -1,7 +1,8 @@
 // Browser benchmark of the simulator compiled to WebAssembly: runs benchmark
 // scenarios (c) and (d) (30 s at 1 Gbit/s, 210 ms, 1e-4 loss; CUBIC and BBR)
 // through the widget bundle in headless Chromium, the way a chapter's widget
-// would, and reports wall time and simulator events per second.
+// would, and reports wall time, simulator events per second and the memory
+// the run's trace holds.
 //
 // Run by `cargo xtask bench` (which builds the book first). Prints a table and
 // writes the figures as JSON to the path in BENCH_OUT. Each scenario runs once
@@ -36,7 +37,7 @@ try {
       },
       { name, runs: RUNS },
     );
-    const [events, hash, delivered] = r.out.split(" ");
+    const [events, hash, , delivered, traceBytes] = r.out.split(" ");
     const sorted = [...r.times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     results.push({
@@ -50,6 +51,7 @@ try {
       events_per_second: Math.round(Number(events) / (median / 1000)),
       trace_hash: hash,
       delivered_bytes: Number(delivered),
+      trace_bytes: Number(traceBytes),
     });
   }
   if (problems.console.length) throw new Error(`console errors: ${problems.console.join("; ")}`);
@@ -60,10 +62,10 @@ try {
 
 const browser = (await import("playwright-core")).chromium.name();
 console.log(`\nsimulator in the browser (${browser}, wasm), median of ${RUNS} runs:`);
-console.log("  scenario                                        wall ms    events   events/s");
+console.log("  scenario                                        wall ms    events   events/s  trace MB");
 for (const r of results) {
   console.log(
-    `  (${r.scenario}) ${r.title.padEnd(42)} ${String(r.median_ms).padStart(8)} ${String(r.events).padStart(9)} ${(r.events_per_second / 1e6).toFixed(2).padStart(7)} M`,
+    `  (${r.scenario}) ${r.title.padEnd(42)} ${String(r.median_ms).padStart(8)} ${String(r.events).padStart(9)} ${(r.events_per_second / 1e6).toFixed(2).padStart(7)} M ${(r.trace_bytes / 1e6).toFixed(1).padStart(8)}`,
   );
 }
 writeSections({ simulator: results });

@@ -37,7 +37,9 @@ pub fn preset_trace_hash(widget: &str, preset: &str) -> String {
 
 /// Runs benchmark scenario `name` (`"c"`: 30 s of CUBIC at 1 Gbit/s and
 /// 210 ms with 1e-4 loss; `"d"`: the same with BBR) and returns
-/// `"EVENTS HASH DELIVERED"` (the hash in hex, delivered in bytes), or
+/// `"EVENTS HASH READBACK DELIVERED TRACE_BYTES"` (the trace hash and the
+/// hash of its records read back from storage, in hex; delivered bytes; heap
+/// bytes the trace holds), or
 /// `"none"` for an unknown name. `cargo xtask bench` times it in Chromium; the
 /// browser tests compare the hash with the native run's.
 #[wasm_bindgen]
@@ -47,13 +49,15 @@ pub fn benchmark(name: &str) -> String {
     };
     match sim_core::sim::run(&scenario) {
         Ok(run) => format!(
-            "{} {:016x} {}",
+            "{} {:016x} {:016x} {} {}",
             run.events,
             run.trace.hash(),
+            run.trace.readback_hash(),
             sim_core::analysis::flow_totals(&run)
                 .iter()
                 .map(|f| f.delivered)
-                .sum::<u64>()
+                .sum::<u64>(),
+            run.trace.heap_bytes()
         ),
         Err(_) => "none".into(),
     }

@@ -160,7 +160,6 @@ fn the_window_reaches_the_cwnd_the_trace_records() {
     let traced_max = run
         .trace
         .records()
-        .iter()
         .filter_map(|r| match r.event {
             TraceEvent::CwndChanged {
                 side: Side::Server,

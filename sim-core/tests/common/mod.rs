@@ -50,7 +50,6 @@ pub fn run(s: &Scenario) -> RunResult {
 pub fn sent_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment, u32)> {
     run.trace
         .records()
-        .iter()
         .filter_map(|r| match r.event {
             TraceEvent::SegmentSent { seg, flight, .. } if seg.from == side => {
                 Some((r.time, seg, flight))
@@ -64,7 +63,6 @@ pub fn sent_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment, u32)> {
 pub fn received_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment)> {
     run.trace
         .records()
-        .iter()
         .filter_map(|r| match r.event {
             TraceEvent::SegmentReceived { to, seg } if to == side => Some((r.time, seg)),
             _ => None,
@@ -76,7 +74,6 @@ pub fn received_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment)> {
 pub fn cwnd_steps(run: &RunResult) -> Vec<u32> {
     run.trace
         .records()
-        .iter()
         .filter_map(|r| match r.event {
             TraceEvent::CwndChanged {
                 side: Side::Server,
@@ -121,7 +118,6 @@ pub fn max_window_sent_by(run: &RunResult, side: Side) -> u64 {
 pub fn probe_times(run: &RunResult, side: Side) -> Vec<SimTime> {
     run.trace
         .records()
-        .iter()
         .filter(|r| matches!(r.event, TraceEvent::ZeroWindowProbe { side: s, .. } if s == side))
         .map(|r| r.time)
         .collect()

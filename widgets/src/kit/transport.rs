@@ -229,7 +229,7 @@ mod tests {
         }
         assert_eq!(t, end);
         let distinct: std::collections::BTreeSet<u64> =
-            run.trace.records().iter().map(|r| r.time.0).collect();
+            run.trace.records().map(|r| r.time.0).collect();
         assert_eq!(n, distinct.len() - 1, "every record time but zero");
         assert_eq!(ix.next(Step::RoundTrip, end), None);
     }
