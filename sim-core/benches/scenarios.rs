@@ -23,7 +23,7 @@ fn scenario(text: &str) -> sim_core::config::Scenario {
 }
 
 /// (c) storing no per-packet records: what the model itself costs, apart
-/// from recording ~730,000 packet records (about 36 MB packed) of trace.
+/// from recording ~730,000 packet records (47 MB in 64-byte slots) of trace.
 fn without_packet_records(mut s: sim_core::config::Scenario) -> sim_core::config::Scenario {
     s.trace_packet_budget = 0;
     s

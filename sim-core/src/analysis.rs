@@ -74,7 +74,7 @@ impl TransferTiming {
 /// Every completed transfer, in order.
 pub fn transfers(trace: &Trace) -> Vec<TransferTiming> {
     trace
-        .flow_records(0)
+        .flow_summary(0)
         .filter_map(|r| match r.event {
             TraceEvent::TransferComplete {
                 index,
@@ -149,7 +149,7 @@ pub fn summarize(run: &RunResult) -> Summary {
 /// cwnd of `side` over time as (time, segments) steps, starting from `initcwnd` at zero.
 pub fn cwnd_series(trace: &Trace, side: Side, initcwnd: u32) -> Vec<(SimTime, u32)> {
     let mut out = vec![(SimTime::ZERO, initcwnd)];
-    for r in trace.flow_records(0) {
+    for r in trace.flow_summary(0) {
         if let TraceEvent::CwndChanged { side: s, new, .. } = r.event
             && s == side
         {
@@ -218,7 +218,7 @@ pub fn flow_totals(run: &RunResult) -> Vec<FlowTotals> {
         .map(|flow| {
             let (delivered, retransmits) = run
                 .trace
-                .flow_records(flow)
+                .flow_summary(flow)
                 .filter_map(|r| match r.event {
                     TraceEvent::Sample {
                         delivered, info, ..

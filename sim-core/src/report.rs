@@ -336,7 +336,7 @@ pub fn csv_samples(run: &RunResult) -> String {
     let mut out = String::from(
         "time_ms,flow,delivered_bytes,cwnd,ssthresh,in_flight,srtt_ms,rto_ms,pacing_rate_bps,retransmits,snd_wnd,sndbuf,wmem_queued,notsent_bytes,rcvbuf,rcv_unread\n",
     );
-    for r in run.trace.records() {
+    for r in run.trace.summary_records() {
         let TraceEvent::Sample {
             delivered,
             info,
@@ -371,7 +371,7 @@ pub fn csv_samples(run: &RunResult) -> String {
 /// One flow's readings for the iperf report: (time ns, delivered, retransmits, cwnd).
 fn samples(run: &RunResult, flow: u16) -> Vec<(u64, u64, u64, u32)> {
     let mut out = vec![(0, 0, 0, run.scenario.server.sender.initcwnd)];
-    out.extend(run.trace.flow_records(flow).filter_map(|r| match r.event {
+    out.extend(run.trace.flow_summary(flow).filter_map(|r| match r.event {
         TraceEvent::Sample {
             delivered, info, ..
         } => Some((r.time.0, delivered, info.total_retrans, info.cwnd)),
@@ -478,7 +478,7 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
 pub fn ss_line(run: &RunResult) -> String {
     let info = run
         .trace
-        .flow_records(0)
+        .flow_summary(0)
         .filter_map(|r| match r.event {
             TraceEvent::Sample { info, .. } => Some(info),
             _ => None,

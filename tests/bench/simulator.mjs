@@ -37,7 +37,7 @@ try {
       },
       { name, runs: RUNS },
     );
-    const [events, hash, , delivered, traceBytes] = r.out.split(" ");
+    const [events, hash, delivered, traceBytes] = r.out.split(" ");
     const sorted = [...r.times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     results.push({

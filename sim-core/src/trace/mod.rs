@@ -105,8 +105,8 @@ pub enum TraceEvent {
 /// dropped, delayed-ACK timers) are stored, further ones are only counted.
 /// Everything else (cwnd changes, timeouts, transfers) is always kept, and the
 /// hash covers every record, stored or not, so determinism checks still see
-/// the whole run. Records are stored packed (see `packed`), a few bytes per
-/// field, and unpacked as they are read.
+/// the whole run. Packet records are stored in a compact fixed form (see
+/// `packed`) and unpacked as they are read.
 #[derive(Clone, Debug)]
 pub struct Trace {
     records: packed::Packed,
@@ -118,7 +118,7 @@ pub struct Trace {
     fnv: Fnv,
 }
 
-/// Packet records a trace keeps by default: about 30 MB packed at most,
+/// Packet records a trace keeps by default: 64 MB at most (64 bytes each),
 /// enough for every widget case (a 64 MiB transfer is ~46,000 segments).
 pub const DEFAULT_PACKET_BUDGET: usize = 1_000_000;
 
@@ -180,6 +180,20 @@ impl Trace {
 
     pub fn is_empty(&self) -> bool {
         self.records.len() == 0
+    }
+
+    /// Every stored record that is not packet-level (cwnd changes, timers,
+    /// samples, transfers), in order: what totals and reports read, without
+    /// unpacking a packet. None of these ever falls to the budget.
+    pub fn summary_records(&self) -> &[TraceRecord] {
+        self.records.summary()
+    }
+
+    /// [`Trace::summary_records`] of one flow.
+    pub fn flow_summary(&self, flow: u16) -> impl Iterator<Item = &TraceRecord> + '_ {
+        self.summary_records()
+            .iter()
+            .filter(move |r| r.flow == flow)
     }
 
     /// Time of the last stored record.

@@ -1,41 +1,89 @@
-//! How a trace stores its records: packed into bytes, a few per field.
+//! How a trace stores its records: packet records in a compact fixed form.
 //!
 //! A long run is mostly packet records (a segment sent, a segment received,
-//! an RTT sample, a delayed-ACK timer), and kept as `TraceRecord`s they cost
-//! 176 bytes each: the 30 s, 1 Gbit/s case held 131 MB, and writing it was
-//! two thirds of that run's time. Here each packet record is a header byte
-//! and LEB128 varints, with the fields that sit near a known value (the
-//! time since the previous record; timestamps, departure and arrival times
-//! relative to the record's own time; SACK edges relative to the ACK) stored
-//! as zigzagged differences, so most take one to four bytes. A sent data
-//! segment packs into about 35 bytes. The rare records (cwnd changes,
-//! samples, transfers) are kept whole in a side list.
+//! an RTT sample, a delayed-ACK timer). Kept as `TraceRecord`s they cost 176
+//! bytes each, half of it a SACK option that is almost always empty and
+//! optional times: the 30 s, 1 Gbit/s case held 131 MB, and writing it was
+//! two thirds of that run's time. Here each packet record is one 64-byte
+//! `Slot`: times near the record's own (the echoed timestamp, departure,
+//! arrival) as 32-bit offsets, SACK blocks in a side table, sides and flags
+//! as bits. A fixed form rather than varints: byte-wise LEB128 packing
+//! (tried) took half the memory of this, but made a long run in WebAssembly
+//! a quarter slower again and every pass over the trace twice as slow.
 //!
-//! The encoding is lossless for every record: differences wrap, so any
-//! values round-trip, and the tests check that against random records.
+//! Records that are not packet-level (cwnd changes, samples, transfers) are
+//! kept whole in `summary`, which lets readers of totals scan them without
+//! touching a packet; so is any packet record a slot cannot hold exactly
+//! (an offset past 32 bits, say), in `odd`. Both remember their place in
+//! the order, so reading back gives every record exactly as pushed, in order.
 
 use super::{TraceEvent, TraceRecord};
-use crate::segment::{Flags, MAX_SACK_BLOCKS, SackBlocks, Segment, Side};
+use crate::segment::{Flags, SackBlocks, Segment, Side};
 use crate::time::SimTime;
 
-/// Record kinds: the low three bits of a record's header byte. The other
-/// five bits carry the record's small fields (sides and flags).
+/// Slot kinds.
 const SENT: u8 = 0;
 const RECEIVED: u8 = 1;
 const DROPPED: u8 = 2;
 const RTT_SAMPLE: u8 = 3;
 const DELAYED_ACK: u8 = 4;
-const OTHER: u8 = 5;
+const SEND_HELD: u8 = 5;
+
+/// Bits of `Slot::bits`.
+const SERVER: u8 = 1; // the segment's sender, or the record's side
+const SYN: u8 = 2;
+const ACK: u8 = 4;
+const FIN: u8 = 8;
+/// Sent: a retransmission. Received: arrived at the server. Held: cork.
+const EXTRA: u8 = 16;
+const HAS_DEPARTS: u8 = 32;
+const HAS_ARRIVES: u8 = 64;
+
+/// What a `SendHeld` record's reason can be; the socket gives no other
+/// (`Hold::name`), and a record with another goes to `odd`.
+const HOLD_REASONS: [&str; 2] = ["nagle", "cork"];
+
+/// No SACK blocks (`Slot::sack`).
+const NO_SACK: u32 = u32::MAX;
+
+/// One packet record, 64 bytes. The four words hold, by kind: a segment's
+/// sequence number, ACK, id and echoed timestamp; an RTT sample's four
+/// values; a delayed-ACK deadline or held bytes in `w0`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    time: u64,
+    w0: u64,
+    w1: u64,
+    w2: u64,
+    w3: u64,
+    /// A sent segment: `departs - time` and `arrives - time` (its own
+    /// timestamp is `time`). Any other segment: `time - ts_val` in `off_a`.
+    off_a: u32,
+    off_b: u32,
+    wnd: u32,
+    /// Index into `Packed::sacks`, or `NO_SACK`.
+    sack: u32,
+    len: u16,
+    /// Slow-start flight of a sent segment.
+    flight: u16,
+    flow: u16,
+    kind: u8,
+    bits: u8,
+}
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct Packed {
-    bytes: Vec<u8>,
-    /// Records with no packed form, whole, in order; an `OTHER` record
-    /// holds its index here.
-    others: Vec<TraceEvent>,
+    slots: Vec<Slot>,
+    sacks: Vec<SackBlocks>,
+    /// Every record that is not packet-level, whole, in order, and the
+    /// place of each in the whole sequence.
+    summary: Vec<TraceRecord>,
+    summary_at: Vec<usize>,
+    /// Packet records no slot can hold exactly, likewise.
+    odd: Vec<TraceRecord>,
+    odd_at: Vec<usize>,
     len: usize,
-    /// Time of the last record pushed (times are stored as differences).
-    last_time: u64,
+    last_time: Option<SimTime>,
 }
 
 impl Packed {
@@ -45,20 +93,55 @@ impl Packed {
 
     /// Time of the last record, if there is one.
     pub fn last_time(&self) -> Option<SimTime> {
-        (self.len > 0).then_some(SimTime(self.last_time))
+        self.last_time
     }
 
     /// Bytes held, for the memory figures the benchmarks report.
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.capacity() + self.others.capacity() * std::mem::size_of::<TraceEvent>()
+        use std::mem::size_of;
+        self.slots.capacity() * size_of::<Slot>()
+            + self.sacks.capacity() * size_of::<SackBlocks>()
+            + (self.summary.capacity() + self.odd.capacity()) * size_of::<TraceRecord>()
+            + (self.summary_at.capacity() + self.odd_at.capacity()) * size_of::<usize>()
+    }
+
+    pub fn summary(&self) -> &[TraceRecord] {
+        &self.summary
     }
 
     pub fn push(&mut self, time: SimTime, flow: u16, event: &TraceEvent) {
-        let t = time.0;
-        let dt = t.wrapping_sub(self.last_time);
-        self.last_time = t;
+        let at = self.len;
         self.len += 1;
-        let b = &mut Enc(&mut self.bytes);
+        self.last_time = Some(time);
+        match self.slot(time, flow, event) {
+            Some(slot) => self.slots.push(slot),
+            None => {
+                let whole = TraceRecord {
+                    time,
+                    flow,
+                    event: *event,
+                };
+                if event.is_packet_level() {
+                    self.odd.push(whole);
+                    self.odd_at.push(at);
+                } else {
+                    self.summary.push(whole);
+                    self.summary_at.push(at);
+                }
+            }
+        }
+    }
+
+    /// The slot for a packet record, if one can hold it exactly.
+    #[inline]
+    fn slot(&mut self, time: SimTime, flow: u16, event: &TraceEvent) -> Option<Slot> {
+        let t = time.0;
+        let base = Slot {
+            time: t,
+            flow,
+            sack: NO_SACK,
+            ..Slot::default()
+        };
         match *event {
             TraceEvent::SegmentSent {
                 seg,
@@ -67,81 +150,136 @@ impl Packed {
                 departs,
                 arrives,
             } => {
-                b.byte(SENT | segment_bits(&seg, retransmit));
-                b.put(dt);
-                b.put(flow as u64);
-                b.segment(t, &seg);
-                // Whether each time is present rides in the flight number's
-                // two low bits.
-                b.put(
-                    (flight as u64) << 2
-                        | (departs.is_some() as u64) << 1
-                        | arrives.is_some() as u64,
-                );
-                for at in [departs, arrives].into_iter().flatten() {
-                    b.put(zigzag(at.0.wrapping_sub(t)));
+                if seg.ts_val != t {
+                    return None;
                 }
+                let mut s = self.segment(base, SENT, &seg, retransmit)?;
+                s.flight = u16::try_from(flight).ok()?;
+                s.off_a = 0;
+                if let Some(d) = departs {
+                    s.off_a = offset(d.0.checked_sub(t)?)?;
+                    s.bits |= HAS_DEPARTS;
+                }
+                if let Some(a) = arrives {
+                    s.off_b = offset(a.0.checked_sub(t)?)?;
+                    s.bits |= HAS_ARRIVES;
+                }
+                Some(s)
             }
             TraceEvent::SegmentReceived { to, seg } => {
-                b.byte(RECEIVED | segment_bits(&seg, to == Side::Server));
-                b.put(dt);
-                b.put(flow as u64);
-                b.segment(t, &seg);
+                self.segment(base, RECEIVED, &seg, to == Side::Server)
             }
-            TraceEvent::SegmentDropped { seg } => {
-                b.byte(DROPPED | segment_bits(&seg, false));
-                b.put(dt);
-                b.put(flow as u64);
-                b.segment(t, &seg);
-            }
+            TraceEvent::SegmentDropped { seg } => self.segment(base, DROPPED, &seg, false),
             TraceEvent::RttSample {
                 side,
                 sample_ns,
                 srtt_ns,
                 rttvar_ns,
                 rto_ns,
-            } => {
-                b.byte(RTT_SAMPLE | side_bit(side) << 3);
-                b.put(dt);
-                b.put(flow as u64);
-                for v in [sample_ns, srtt_ns, rttvar_ns, rto_ns] {
-                    b.put(v);
-                }
-            }
-            TraceEvent::DelayedAckArmed { side, deadline } => {
-                b.byte(DELAYED_ACK | side_bit(side) << 3);
-                b.put(dt);
-                b.put(flow as u64);
-                b.put(zigzag(deadline.0.wrapping_sub(t)));
-            }
-            other => {
-                b.byte(OTHER);
-                b.put(dt);
-                b.put(flow as u64);
-                b.put(self.others.len() as u64);
-                self.others.push(other);
-            }
+            } => Some(Slot {
+                kind: RTT_SAMPLE,
+                bits: side_bits(side),
+                w0: sample_ns,
+                w1: srtt_ns,
+                w2: rttvar_ns,
+                w3: rto_ns,
+                ..base
+            }),
+            TraceEvent::DelayedAckArmed { side, deadline } => Some(Slot {
+                kind: DELAYED_ACK,
+                bits: side_bits(side),
+                w0: deadline.0,
+                ..base
+            }),
+            TraceEvent::SendHeld {
+                side,
+                reason,
+                bytes,
+            } if HOLD_REASONS.contains(&reason) => Some(Slot {
+                kind: SEND_HELD,
+                bits: side_bits(side) | if reason == HOLD_REASONS[1] { EXTRA } else { 0 },
+                w0: bytes,
+                ..base
+            }),
+            _ => None,
         }
+    }
+
+    fn segment(&mut self, base: Slot, kind: u8, seg: &Segment, extra: bool) -> Option<Slot> {
+        let sack = if seg.sack.is_empty() {
+            NO_SACK
+        } else {
+            let i = u32::try_from(self.sacks.len())
+                .ok()
+                .filter(|&i| i != NO_SACK)?;
+            self.sacks.push(seg.sack);
+            i
+        };
+        Some(Slot {
+            kind,
+            bits: side_bits(seg.from)
+                | if seg.flags.syn { SYN } else { 0 }
+                | if seg.flags.ack { ACK } else { 0 }
+                | if seg.flags.fin { FIN } else { 0 }
+                | if extra { EXTRA } else { 0 },
+            w0: seg.seq,
+            w1: seg.ack,
+            w2: seg.id,
+            w3: seg.ts_ecr,
+            off_a: offset(base.time.checked_sub(seg.ts_val)?)?,
+            wnd: u32::try_from(seg.wnd).ok()?,
+            len: u16::try_from(seg.len).ok()?,
+            sack,
+            ..base
+        })
     }
 
     pub fn iter(&self) -> Records<'_> {
         Records {
-            bytes: &self.bytes,
-            pos: 0,
-            time: 0,
-            others: &self.others,
+            slots: &self.slots,
+            sacks: &self.sacks,
+            summary: &self.summary,
+            summary_at: &self.summary_at,
+            odd: &self.odd,
+            odd_at: &self.odd_at,
+            at: 0,
             left: self.len,
         }
+    }
+}
+
+/// A time offset that fits a slot's 32 bits.
+fn offset(ns: u64) -> Option<u32> {
+    u32::try_from(ns).ok()
+}
+
+fn side_bits(side: Side) -> u8 {
+    match side {
+        Side::Client => 0,
+        Side::Server => SERVER,
+    }
+}
+
+fn bits_side(bits: u8) -> Side {
+    if bits & SERVER == 0 {
+        Side::Client
+    } else {
+        Side::Server
     }
 }
 
 /// The records of a trace in the order they were pushed, unpacked one at a time.
 #[derive(Clone, Debug)]
 pub struct Records<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    time: u64,
-    others: &'a [TraceEvent],
+    /// What is left of each store.
+    slots: &'a [Slot],
+    sacks: &'a [SackBlocks],
+    summary: &'a [TraceRecord],
+    summary_at: &'a [usize],
+    odd: &'a [TraceRecord],
+    odd_at: &'a [usize],
+    /// Place of the next record in the whole sequence.
+    at: usize,
     left: usize,
 }
 
@@ -153,54 +291,56 @@ impl Iterator for Records<'_> {
             return None;
         }
         self.left -= 1;
-        let head = self.byte();
-        self.time = self.time.wrapping_add(self.get());
-        let t = self.time;
-        let flow = self.get() as u16;
-        let bits = head >> 3;
-        let event = match head & 7 {
-            SENT => {
-                let seg = self.segment(t, bits);
-                let word = self.get();
-                let mut at = |present: bool| present.then(|| SimTime(unzig_from(t, self.get())));
-                let departs = at(word & 2 != 0);
-                let arrives = at(word & 1 != 0);
-                TraceEvent::SegmentSent {
-                    seg,
-                    flight: (word >> 2) as u32,
-                    retransmit: bits & 16 != 0,
-                    departs,
-                    arrives,
-                }
-            }
+        let at = self.at;
+        self.at += 1;
+        // The next record is whichever store has one at this place. Each
+        // place has exactly one record (`push`); should that ever not hold,
+        // the iteration ends rather than panics.
+        if self.summary_at.first() == Some(&at) {
+            return take(&mut self.summary, &mut self.summary_at);
+        }
+        if self.odd_at.first() == Some(&at) {
+            return take(&mut self.odd, &mut self.odd_at);
+        }
+        let (&s, rest) = self.slots.split_first()?;
+        self.slots = rest;
+        let side = bits_side(s.bits);
+        let extra = s.bits & EXTRA != 0;
+        let event = match s.kind {
+            SENT => TraceEvent::SegmentSent {
+                seg: self.segment(&s)?,
+                flight: s.flight as u32,
+                retransmit: extra,
+                departs: (s.bits & HAS_DEPARTS != 0).then(|| SimTime(s.time + s.off_a as u64)),
+                arrives: (s.bits & HAS_ARRIVES != 0).then(|| SimTime(s.time + s.off_b as u64)),
+            },
             RECEIVED => TraceEvent::SegmentReceived {
-                to: bit_side(bits >> 4),
-                seg: self.segment(t, bits),
+                to: if extra { Side::Server } else { Side::Client },
+                seg: self.segment(&s)?,
             },
             DROPPED => TraceEvent::SegmentDropped {
-                seg: self.segment(t, bits),
+                seg: self.segment(&s)?,
             },
             RTT_SAMPLE => TraceEvent::RttSample {
-                side: bit_side(bits),
-                sample_ns: self.get(),
-                srtt_ns: self.get(),
-                rttvar_ns: self.get(),
-                rto_ns: self.get(),
+                side,
+                sample_ns: s.w0,
+                srtt_ns: s.w1,
+                rttvar_ns: s.w2,
+                rto_ns: s.w3,
             },
             DELAYED_ACK => TraceEvent::DelayedAckArmed {
-                side: bit_side(bits),
-                deadline: SimTime(unzig_from(t, self.get())),
+                side,
+                deadline: SimTime(s.w0),
             },
-            _ => {
-                let i = self.get() as usize;
-                // Always present: `push` stored it. Ending the iteration
-                // beats a panic should that ever not hold.
-                *self.others.get(i)?
-            }
+            _ => TraceEvent::SendHeld {
+                side,
+                reason: HOLD_REASONS[extra as usize],
+                bytes: s.w0,
+            },
         };
         Some(TraceRecord {
-            time: SimTime(t),
-            flow,
+            time: SimTime(s.time),
+            flow: s.flow,
             event,
         })
     }
@@ -213,133 +353,41 @@ impl Iterator for Records<'_> {
 impl ExactSizeIterator for Records<'_> {}
 
 impl Records<'_> {
-    fn byte(&mut self) -> u8 {
-        // The bytes come from `Packed::push` alone, so they never run out
-        // mid-record; a zero ends any varint should they.
-        let b = self.bytes.get(self.pos).copied().unwrap_or(0);
-        self.pos += 1;
-        b
-    }
-
-    /// One LEB128 varint.
-    fn get(&mut self) -> u64 {
-        let mut v = 0u64;
-        let mut shift = 0u32;
-        loop {
-            let b = self.byte();
-            v |= ((b & 0x7f) as u64).wrapping_shl(shift);
-            if b < 0x80 {
-                return v;
-            }
-            shift += 7;
-        }
-    }
-
-    fn segment(&mut self, t: u64, bits: u8) -> Segment {
-        let id = self.get();
-        let seq = self.get();
-        let len = self.get() as u32;
-        let ack = self.get();
-        let wnd = self.get();
-        let ts_val = unzig_from(t, self.get());
-        let ts_ecr = unzig_from(t, self.get());
-        let n = (self.get() as usize).min(MAX_SACK_BLOCKS);
-        let mut blocks = [(0, 0); MAX_SACK_BLOCKS];
-        for block in blocks.iter_mut().take(n) {
-            let start = unzig_from(ack, self.get());
-            *block = (start, unzig_from(start, self.get()));
-        }
-        Segment {
-            id,
-            from: bit_side(bits),
-            seq,
-            len,
-            ack,
-            wnd,
+    fn segment(&self, s: &Slot) -> Option<Segment> {
+        let sack = if s.sack == NO_SACK {
+            SackBlocks::default()
+        } else {
+            *self.sacks.get(s.sack as usize)?
+        };
+        Some(Segment {
+            id: s.w2,
+            from: bits_side(s.bits),
+            seq: s.w0,
+            len: s.len as u32,
+            ack: s.w1,
+            wnd: s.wnd as u64,
             flags: Flags {
-                syn: bits & 2 != 0,
-                ack: bits & 4 != 0,
-                fin: bits & 8 != 0,
+                syn: s.bits & SYN != 0,
+                ack: s.bits & ACK != 0,
+                fin: s.bits & FIN != 0,
             },
-            sack: SackBlocks::new(&blocks[..n]),
-            ts_val,
-            ts_ecr,
-        }
+            sack,
+            ts_val: if s.kind == SENT {
+                s.time
+            } else {
+                s.time - s.off_a as u64
+            },
+            ts_ecr: s.w3,
+        })
     }
 }
 
-/// The header's five spare bits for a segment record: sender, SYN, ACK, FIN,
-/// and one more (retransmission, or receiving side).
-fn segment_bits(seg: &Segment, extra: bool) -> u8 {
-    (side_bit(seg.from)
-        | (seg.flags.syn as u8) << 1
-        | (seg.flags.ack as u8) << 2
-        | (seg.flags.fin as u8) << 3
-        | (extra as u8) << 4)
-        << 3
-}
-
-fn side_bit(side: Side) -> u8 {
-    match side {
-        Side::Client => 0,
-        Side::Server => 1,
-    }
-}
-
-fn bit_side(bits: u8) -> Side {
-    if bits & 1 == 0 {
-        Side::Client
-    } else {
-        Side::Server
-    }
-}
-
-/// Appends one record's bytes.
-struct Enc<'a>(&'a mut Vec<u8>);
-
-impl Enc<'_> {
-    #[inline]
-    fn byte(&mut self, b: u8) {
-        self.0.push(b);
-    }
-
-    /// LEB128: seven bits a byte, low first, the top bit set on all but the last.
-    #[inline]
-    fn put(&mut self, mut v: u64) {
-        while v >= 0x80 {
-            self.byte(v as u8 | 0x80);
-            v >>= 7;
-        }
-        self.byte(v as u8);
-    }
-
-    fn segment(&mut self, t: u64, s: &Segment) {
-        self.put(s.id);
-        self.put(s.seq);
-        self.put(s.len as u64);
-        self.put(s.ack);
-        self.put(s.wnd);
-        self.put(zigzag(s.ts_val.wrapping_sub(t)));
-        self.put(zigzag(s.ts_ecr.wrapping_sub(t)));
-        let blocks = s.sack.as_slice();
-        self.put(blocks.len() as u64);
-        for &(start, end) in blocks {
-            self.put(zigzag(start.wrapping_sub(s.ack)));
-            self.put(zigzag(end.wrapping_sub(start)));
-        }
-    }
-}
-
-/// A wrapped difference as a small unsigned number whichever its sign.
-fn zigzag(d: u64) -> u64 {
-    let d = d as i64;
-    ((d << 1) ^ (d >> 63)) as u64
-}
-
-/// `base` plus the difference `zigzag` stored.
-fn unzig_from(base: u64, z: u64) -> u64 {
-    let d = ((z >> 1) as i64) ^ -((z & 1) as i64);
-    base.wrapping_add(d as u64)
+/// The front record of a whole-record store, which is then shortened.
+fn take(records: &mut &[TraceRecord], at: &mut &[usize]) -> Option<TraceRecord> {
+    let (&r, rest) = records.split_first()?;
+    *records = rest;
+    *at = at.get(1..).unwrap_or(&[]);
+    Some(r)
 }
 
 #[cfg(test)]
@@ -434,11 +482,16 @@ mod tests {
                 },
                 client: RecvInfo::default(),
             }),
-            (side(), any::<u64>()).prop_map(|(side, bytes)| TraceEvent::SendHeld {
-                side,
-                reason: "nagle",
-                bytes
-            }),
+            (
+                side(),
+                any::<u64>(),
+                prop::sample::select(vec!["nagle", "cork", "other"])
+            )
+                .prop_map(|(side, bytes, reason)| TraceEvent::SendHeld {
+                    side,
+                    reason,
+                    bytes
+                }),
         ]
     }
 
@@ -450,27 +503,100 @@ mod tests {
         })
     }
 
-    proptest! {
-        /// Whatever goes in comes out, in order, field for field; times need
-        /// not even be sorted.
-        #[test]
-        fn records_round_trip(records in prop::collection::vec(record(), 0..60)) {
-            let mut p = Packed::default();
-            for r in &records {
-                p.push(r.time, r.flow, &r.event);
-            }
-            prop_assert_eq!(p.len(), records.len());
-            prop_assert_eq!(p.iter().len(), records.len());
-            let back: Vec<TraceRecord> = p.iter().collect();
-            prop_assert_eq!(back, records.clone());
-            prop_assert_eq!(p.last_time(), records.last().map(|r| r.time));
+    /// `r` changed to what a run produces, so that a slot can hold it: times
+    /// near the record's own, windows and lengths in range.
+    fn fitted(r: TraceRecord) -> TraceRecord {
+        let t = (r.time.0 % (1 << 50)) | (1 << 40); // room either side for near times
+        let near = |v: u64| v % (1 << 31);
+        let fit_seg = |seg: Segment, sent: bool| Segment {
+            len: seg.len % (1 << 16),
+            wnd: near(seg.wnd),
+            ts_val: if sent { t } else { t - near(seg.ts_val) },
+            ..seg
+        };
+        let event = match r.event {
+            TraceEvent::SegmentSent {
+                seg,
+                flight,
+                retransmit,
+                departs,
+                arrives,
+            } => TraceEvent::SegmentSent {
+                seg: fit_seg(seg, true),
+                flight: flight % (1 << 16),
+                retransmit,
+                departs: departs.map(|d| SimTime(t + near(d.0))),
+                arrives: arrives.map(|a| SimTime(t + near(a.0))),
+            },
+            TraceEvent::SegmentReceived { to, seg } => TraceEvent::SegmentReceived {
+                to,
+                seg: fit_seg(seg, false),
+            },
+            TraceEvent::SegmentDropped { seg } => TraceEvent::SegmentDropped {
+                seg: fit_seg(seg, false),
+            },
+            TraceEvent::SendHeld { side, bytes, .. } => TraceEvent::SendHeld {
+                side,
+                reason: "cork",
+                bytes,
+            },
+            e => e,
+        };
+        TraceRecord {
+            time: SimTime(t),
+            event,
+            ..r
         }
     }
 
-    /// A typical sent data segment, 176 bytes as a `TraceRecord`, packs
-    /// into at most 40.
+    fn check_round_trip(records: &[TraceRecord]) -> Result<Packed, TestCaseError> {
+        let mut p = Packed::default();
+        for r in records {
+            p.push(r.time, r.flow, &r.event);
+        }
+        prop_assert_eq!(p.len(), records.len());
+        prop_assert_eq!(p.iter().len(), records.len());
+        let back: Vec<TraceRecord> = p.iter().collect();
+        prop_assert_eq!(&back[..], records);
+        let summary: Vec<TraceRecord> = records
+            .iter()
+            .filter(|r| !r.is_packet_level())
+            .copied()
+            .collect();
+        prop_assert_eq!(p.summary(), &summary[..]);
+        prop_assert_eq!(p.last_time(), records.last().map(|r| r.time));
+        Ok(p)
+    }
+
+    proptest! {
+        /// Whatever goes in comes out, in order, field for field, whether a
+        /// slot could hold it or not; times need not even be sorted.
+        #[test]
+        fn records_round_trip(records in prop::collection::vec(record(), 0..60)) {
+            check_round_trip(&records)?;
+        }
+
+        /// Records like a run's all go into slots, and come out the same.
+        #[test]
+        fn run_like_records_take_slots(records in prop::collection::vec(record(), 0..60)) {
+            let records: Vec<TraceRecord> = records.into_iter().map(fitted).collect();
+            let p = check_round_trip(&records)?;
+            prop_assert!(p.odd.is_empty(), "{:?}", p.odd);
+            let packets = records.iter().filter(|r| r.is_packet_level()).count();
+            prop_assert_eq!(p.slots.len(), packets);
+        }
+    }
+
+    /// A slot is 64 bytes, against 176 for a `TraceRecord`.
     #[test]
-    fn a_data_segment_packs_small() {
+    fn a_slot_is_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 64);
+    }
+
+    /// A typical sent data segment goes into a slot; one whose window no
+    /// 32-bit field can hold is kept whole, and both read back exactly.
+    #[test]
+    fn a_segment_a_slot_cannot_hold_is_kept_whole() {
         let t = 12_000_000_000u64; // 12 s into a run
         let seg = Segment {
             id: 150_000,
@@ -484,22 +610,33 @@ mod tests {
                 ack: true,
                 fin: false,
             },
-            sack: SackBlocks::default(),
+            sack: SackBlocks::new(&[(5, 9)]),
             ts_val: t,
             ts_ecr: t - 105_000_000,
         };
-        let mut p = Packed::default();
-        p.push(
-            SimTime(t),
-            0,
-            &TraceEvent::SegmentSent {
+        let sent = |seg| TraceRecord {
+            time: SimTime(t),
+            flow: 0,
+            event: TraceEvent::SegmentSent {
                 seg,
                 flight: 0,
                 retransmit: false,
                 departs: Some(SimTime(t + 5_000)),
                 arrives: Some(SimTime(t + 105_012_000)),
             },
+        };
+        let records = [
+            sent(seg),
+            sent(Segment {
+                wnd: 1 << 33,
+                ..seg
+            }),
+            sent(seg),
+        ];
+        let p = check_round_trip(&records).unwrap();
+        assert_eq!(
+            (p.slots.len(), p.odd.len(), p.odd_at.clone()),
+            (2, 1, vec![1])
         );
-        assert!(p.bytes.len() <= 40, "{} bytes", p.bytes.len());
     }
 }

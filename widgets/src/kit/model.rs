@@ -39,7 +39,7 @@ impl Model {
         let end_ns = run.outcome.at().0 as f64;
         let samples: Vec<(f64, TcpInfo)> = run
             .trace
-            .flow_records(0)
+            .flow_summary(0)
             .filter_map(|r| match r.event {
                 TraceEvent::Sample { info, .. } => Some((r.time.0 as f64, info)),
                 _ => None,

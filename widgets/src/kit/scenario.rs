@@ -13,8 +13,9 @@ pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
     let rtt = s.path.rtt().0;
     s.sample_interval = SimDuration((rtt / 20).clamp(50_000, 100_000_000));
     // The views keep every packet of a widget-sized run; a run that would
-    // exceed this keeps its first packets and every cwnd change (the trace
-    // then holds 11-19 MB: benchmarks (c) and (d) with this budget).
+    // exceed this keeps its first packets and every cwnd change (64 bytes a
+    // packet record: 16 MB, 22-31 MB with the vectors' spare room, measured
+    // on benchmarks (c) and (d) with this budget).
     s.trace_packet_budget = 250_000;
     s
 }

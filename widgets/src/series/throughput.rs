@@ -95,7 +95,7 @@ impl Coverage {
 fn sampled_after(run: &RunResult, cutoff_ns: u64) -> Vec<(u64, u64)> {
     let mut last = None;
     let mut out = Vec::new();
-    for r in run.trace.flow_records(0) {
+    for r in run.trace.flow_summary(0) {
         let TraceEvent::Sample { delivered, .. } = r.event else {
             continue;
         };
@@ -131,7 +131,7 @@ impl ThroughputSeries {
             // byte counts twice (short of bytes above a hole at that instant).
             let handover = run
                 .trace
-                .flow_records(0)
+                .flow_summary(0)
                 .filter(|r| matches!(r.event, TraceEvent::Sample { .. }) && r.time.0 <= packets_end)
                 .last()
                 .map_or(0, |r| r.time.0);
