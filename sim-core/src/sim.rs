@@ -323,11 +323,11 @@ impl World {
     /// One `write()` call by `side`'s application, and whatever TCP sends at once.
     fn write(&mut self, now: SimTime, flow: u16, side: Side, bytes: u64, more: bool) {
         self.trace.set_flow(flow);
-        let mut trace = std::mem::take(&mut self.trace);
+        // Disjoint fields, borrowed directly: moving the trace out and back
+        // with `mem::take` copied it twice per call.
         self.flows[flow as usize]
             .socket(side)
-            .app_write(now, bytes, more, &mut trace);
-        self.trace = trace;
+            .app_write(now, bytes, more, &mut self.trace);
         self.pump(now, flow, side);
     }
 
@@ -566,11 +566,9 @@ impl Simulation {
                 Event::Arrive { flow, to, seg } => {
                     w.trace.set_flow(flow);
                     w.trace.push(now, TraceEvent::SegmentReceived { to, seg });
-                    let mut trace = std::mem::take(&mut w.trace);
                     w.flows[flow as usize]
                         .socket(to)
-                        .handle_segment(now, &seg, &mut trace);
-                    w.trace = trace;
+                        .handle_segment(now, &seg, &mut w.trace);
                     (flow, to)
                 }
                 Event::AppStart { flow, index } => {
@@ -593,11 +591,9 @@ impl Simulation {
                 }
                 Event::Timer { flow, side } => {
                     w.trace.set_flow(flow);
-                    let mut trace = std::mem::take(&mut w.trace);
                     w.flows[flow as usize]
                         .socket(side)
-                        .handle_timeout(now, &mut trace);
-                    w.trace = trace;
+                        .handle_timeout(now, &mut w.trace);
                     (flow, side)
                 }
             };
