@@ -114,7 +114,14 @@ impl Packed {
         self.len += 1;
         self.last_time = Some(time);
         match self.slot(time, flow, event) {
-            Some(slot) => self.slots.push(slot),
+            Some((slot, sack)) => {
+                // Only now, so that a record that fell to `odd` leaves no
+                // SACK entry behind.
+                if let Some(blocks) = sack {
+                    self.sacks.push(blocks);
+                }
+                self.slots.push(slot);
+            }
             None => {
                 let whole = TraceRecord {
                     time,
@@ -132,9 +139,15 @@ impl Packed {
         }
     }
 
-    /// The slot for a packet record, if one can hold it exactly.
+    /// The slot for a packet record, if one can hold it exactly, and the SACK
+    /// blocks to file at the index it names.
     #[inline]
-    fn slot(&mut self, time: SimTime, flow: u16, event: &TraceEvent) -> Option<Slot> {
+    fn slot(
+        &self,
+        time: SimTime,
+        flow: u16,
+        event: &TraceEvent,
+    ) -> Option<(Slot, Option<SackBlocks>)> {
         let t = time.0;
         let base = Slot {
             time: t,
@@ -153,8 +166,9 @@ impl Packed {
                 if seg.ts_val != t {
                     return None;
                 }
-                let mut s = self.segment(base, SENT, &seg, retransmit)?;
+                let (mut s, sack) = self.segment(base, SENT, &seg, retransmit)?;
                 s.flight = u16::try_from(flight).ok()?;
+                // `off_a` is then free: the segment's own timestamp is `time`.
                 s.off_a = 0;
                 if let Some(d) = departs {
                     s.off_a = offset(d.0.checked_sub(t)?)?;
@@ -164,7 +178,7 @@ impl Packed {
                     s.off_b = offset(a.0.checked_sub(t)?)?;
                     s.bits |= HAS_ARRIVES;
                 }
-                Some(s)
+                Some((s, sack))
             }
             TraceEvent::SegmentReceived { to, seg } => {
                 self.segment(base, RECEIVED, &seg, to == Side::Server)
@@ -176,46 +190,61 @@ impl Packed {
                 srtt_ns,
                 rttvar_ns,
                 rto_ns,
-            } => Some(Slot {
-                kind: RTT_SAMPLE,
-                bits: side_bits(side),
-                w0: sample_ns,
-                w1: srtt_ns,
-                w2: rttvar_ns,
-                w3: rto_ns,
-                ..base
-            }),
-            TraceEvent::DelayedAckArmed { side, deadline } => Some(Slot {
-                kind: DELAYED_ACK,
-                bits: side_bits(side),
-                w0: deadline.0,
-                ..base
-            }),
+            } => Some((
+                Slot {
+                    kind: RTT_SAMPLE,
+                    bits: side_bits(side),
+                    w0: sample_ns,
+                    w1: srtt_ns,
+                    w2: rttvar_ns,
+                    w3: rto_ns,
+                    ..base
+                },
+                None,
+            )),
+            TraceEvent::DelayedAckArmed { side, deadline } => Some((
+                Slot {
+                    kind: DELAYED_ACK,
+                    bits: side_bits(side),
+                    w0: deadline.0,
+                    ..base
+                },
+                None,
+            )),
             TraceEvent::SendHeld {
                 side,
                 reason,
                 bytes,
-            } if HOLD_REASONS.contains(&reason) => Some(Slot {
-                kind: SEND_HELD,
-                bits: side_bits(side) | if reason == HOLD_REASONS[1] { EXTRA } else { 0 },
-                w0: bytes,
-                ..base
-            }),
+            } if HOLD_REASONS.contains(&reason) => Some((
+                Slot {
+                    kind: SEND_HELD,
+                    bits: side_bits(side) | if reason == HOLD_REASONS[1] { EXTRA } else { 0 },
+                    w0: bytes,
+                    ..base
+                },
+                None,
+            )),
             _ => None,
         }
     }
 
-    fn segment(&mut self, base: Slot, kind: u8, seg: &Segment, extra: bool) -> Option<Slot> {
-        let sack = if seg.sack.is_empty() {
-            NO_SACK
+    fn segment(
+        &self,
+        base: Slot,
+        kind: u8,
+        seg: &Segment,
+        extra: bool,
+    ) -> Option<(Slot, Option<SackBlocks>)> {
+        let (sack, blocks) = if seg.sack.is_empty() {
+            (NO_SACK, None)
         } else {
+            // The index the blocks will take once `push` files them.
             let i = u32::try_from(self.sacks.len())
                 .ok()
                 .filter(|&i| i != NO_SACK)?;
-            self.sacks.push(seg.sack);
-            i
+            (i, Some(seg.sack))
         };
-        Some(Slot {
+        let slot = Slot {
             kind,
             bits: side_bits(seg.from)
                 | if seg.flags.syn { SYN } else { 0 }
@@ -231,7 +260,8 @@ impl Packed {
             len: u16::try_from(seg.len).ok()?,
             sack,
             ..base
-        })
+        };
+        Some((slot, blocks))
     }
 
     pub fn iter(&self) -> Records<'_> {
@@ -638,5 +668,7 @@ mod tests {
             (p.slots.len(), p.odd.len(), p.odd_at.clone()),
             (2, 1, vec![1])
         );
+        // The record kept whole filed no SACK blocks of its own.
+        assert_eq!(p.sacks.len(), 2);
     }
 }
