@@ -5,7 +5,7 @@ use tcp_widgets::kit::{model::Model, scenario};
 use tcp_widgets::params::preset_values;
 
 fn main() {
-    for spec in widget_spec::WIDGETS {
+    for spec in widget_catalogue::WIDGETS {
         println!("{} — {}", spec.name, spec.title);
         for preset in spec.presets {
             let values = preset_values(spec, preset.name).expect("declared preset");

@@ -18,7 +18,7 @@ use crate::kit::views::{self, View};
 use crate::palette::Palette;
 use crate::params::Initial;
 use plotters::prelude::*;
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 
 /// The picture's width in px, about a wide chapter column's; narrower
 /// columns (and paper) scale the whole picture down.
@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn views_follow_the_directive_like_the_widget() {
-        let spec = widget_spec::widget("slow-start").unwrap();
+        let spec = widget_catalogue::widget("slow-start").unwrap();
         assert_eq!(views_of(&initial(spec, &[])), DEFAULT_VIEWS);
         let one = initial(spec, &pairs(&[("views", "rtt")]));
         assert_eq!(views_of(&one), [View::Rtt, View::Tsg]);
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn compare_mode_stacks_both_runs_per_view() {
-        let spec = widget_spec::widget("slow-start").unwrap();
+        let spec = widget_catalogue::widget("slow-start").unwrap();
         let init = initial(spec, &pairs(&[("compare", "initcwnd"), ("vs", "100")]));
         let f = render(spec, &init).unwrap();
         assert_eq!(f.headings.len(), 4);

@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 /// native build does.
 #[wasm_bindgen]
 pub fn preset_trace_hash(widget: &str, preset: &str) -> String {
-    let Some(spec) = widget_spec::widget(widget) else {
+    let Some(spec) = widget_catalogue::widget(widget) else {
         return "none".into();
     };
     let Some(values) = params::preset_values(spec, preset) else {
@@ -114,18 +114,18 @@ pub fn mount(el: web_sys::Element) -> bool {
     }
     let _ = el.set_attribute("data-mounted", "1");
     let name = el.get_attribute("data-widget").unwrap_or_default();
-    let Some(spec) = widget_spec::widget(&name) else {
+    let Some(spec) = widget_catalogue::widget(&name) else {
         // Text, never HTML: the name came from the page.
         el.set_text_content(Some(&format!(
             "Unknown widget “{}”. Known widgets: {}.",
             name.chars().take(40).collect::<String>(),
-            widget_spec::widget_names().join(", ")
+            widget_catalogue::widget_names().join(", ")
         )));
         let _ = el.set_attribute("class", "tcp-widget tw-error");
         return false;
     };
     let mut pairs = Vec::new();
-    let keys = widget_spec::COMMON_KEYS.iter().copied();
+    let keys = widget_catalogue::COMMON_KEYS.iter().copied();
     for key in keys.chain(spec.params.iter().map(|p| p.name)) {
         if let Some(v) = el.get_attribute(&format!("data-{key}")) {
             pairs.push((key.to_string(), v));

@@ -3,7 +3,7 @@
 //! invalid is skipped with a note the widget shows; nothing from the page is
 //! ever inserted as HTML.
 
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Initial {
@@ -60,7 +60,7 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
     let compare = compare_of(spec, pairs, &mut notes);
     for (k, v) in pairs
         .iter()
-        .filter(|(k, _)| !widget_spec::COMMON_KEYS.contains(&k.as_str()))
+        .filter(|(k, _)| !widget_catalogue::COMMON_KEYS.contains(&k.as_str()))
     {
         match spec.params.iter().position(|p| p.name == k) {
             Some(i) => match spec.params[i].parse(v) {
@@ -126,7 +126,7 @@ mod tests {
     use super::*;
 
     fn spec() -> &'static WidgetSpec {
-        widget_spec::widget("slow-start").unwrap()
+        widget_catalogue::widget("slow-start").unwrap()
     }
 
     fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {

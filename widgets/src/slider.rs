@@ -3,7 +3,7 @@
 //! clamped to the parameter's range; a typed value outside it is replaced by
 //! the nearest allowed one with a note saying so.
 
-use widget_spec::{Kind, ParamSpec};
+use widget_catalogue::{Kind, ParamSpec};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn typed_values_are_clamped_with_a_note_or_refused() {
-        let rtt = widget_spec::widget("slow-start")
+        let rtt = widget_catalogue::widget("slow-start")
             .unwrap()
             .param("rtt")
             .unwrap();

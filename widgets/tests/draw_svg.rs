@@ -13,7 +13,7 @@ fn path_after_first_data(after_ns: f64) -> (path_view::OnPath, String) {
     let params = SlowStartParams {
         // Seed 004's defaults with a receive buffer large enough never to limit.
         rcvbuf: 16.0 * 1024.0 * 1024.0,
-        ..SlowStartParams::from_values(widget_spec::widget("slow-start").unwrap(), &[])
+        ..SlowStartParams::from_values(widget_catalogue::widget("slow-start").unwrap(), &[])
     };
     let path = PathSeries::from_run(&sim_core::sim::run(&params.scenario()).unwrap());
     let first = path

@@ -3,7 +3,7 @@
 
 use tcp_widgets::builders::slow_start::SlowStartParams;
 use tcp_widgets::kit::model::Model;
-use widget_spec::widget;
+use widget_catalogue::widget;
 
 fn range(name: &str) -> (f64, f64) {
     let p = widget("slow-start").unwrap().param(name).unwrap();

@@ -5,7 +5,7 @@ use tcp_widgets::kit::model::Model;
 use tcp_widgets::kit::scenario;
 use tcp_widgets::kit::views::{self, View};
 use tcp_widgets::palette::Palette;
-use widget_spec::widget;
+use widget_catalogue::widget;
 
 fn model(values: &[f64]) -> Model {
     let s = scenario::build(widget("slow-start").unwrap(), values);

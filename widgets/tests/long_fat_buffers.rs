@@ -8,7 +8,7 @@ use tcp_widgets::params::initial;
 
 /// The widget's model for `key=value` settings, as a directive or URL gives them.
 fn model(settings: &[(&str, &str)]) -> Model {
-    let spec = widget_spec::widget("long-fat").unwrap();
+    let spec = widget_catalogue::widget("long-fat").unwrap();
     let pairs: Vec<(String, String)> = settings
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -7,7 +7,7 @@ use tcp_widgets::kit::scenario;
 use tcp_widgets::params::preset_values;
 
 fn model(preset: &str) -> (Model, sim_core::sim::RunResult) {
-    let spec = widget_spec::widget("long-fat").unwrap();
+    let spec = widget_catalogue::widget("long-fat").unwrap();
     let values = preset_values(spec, preset).unwrap();
     let run = sim_core::sim::run(&scenario::build(spec, &values)).unwrap();
     (Model::from_run(&run), run)

@@ -223,7 +223,7 @@ fn page_size_problem(bytes: u64) -> Option<String> {
 /// The files every widget's embed forms need, with what each one is.
 fn expected_embeds() -> Vec<(String, String)> {
     let mut files = Vec::new();
-    for name in widget_spec::widget_names() {
+    for name in widget_catalogue::widget_names() {
         files.push((
             format!("embed/{name}.html"),
             format!("iframe embed page of widget {name}"),
@@ -1374,7 +1374,7 @@ var help = "img.src = 'https://cdn.example/y.png'";"#;
     fn missing_embeds_are_listed_per_widget() {
         let book = TempBook::new("embeds");
         let err = run(&book.0).expect_err("no embeds");
-        for name in widget_spec::widget_names() {
+        for name in widget_catalogue::widget_names() {
             assert!(
                 err.contains(&format!("embed/{name}.html: missing")),
                 "{err}"

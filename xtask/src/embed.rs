@@ -33,7 +33,7 @@ pub fn build() -> Result {
     fs::create_dir_all(&generated).map_err(|e| format!("{}: {e}", generated.display()))?;
     write(
         &generated.join("widget-parameters.md"),
-        widget_spec::reference::markdown().as_bytes(),
+        widget_catalogue::reference::markdown().as_bytes(),
     )?;
     let out = root.join("src/embed");
     let sources = root.join("widgets/embed");
@@ -52,7 +52,7 @@ pub fn build() -> Result {
     write(&out.join("tcp_widgets_wasm.js"), inline_wasm.as_bytes())?;
     write(&out.join("tcp-widget.js"), element.as_bytes())?;
     write(&out.join("frame.js"), frame.as_bytes())?;
-    for w in widget_spec::WIDGETS {
+    for w in widget_catalogue::WIDGETS {
         let fill = |scripts: &str, boot: &str| {
             page.replace("@NAME@", w.name)
                 .replace("@TITLE@", w.title)

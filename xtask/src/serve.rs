@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 const WATCHED: &[&str] = &[
     "sim-core/src",
     "widgets/src",
-    "widgets/spec/src",
+    "widgets/catalogue/src",
     "widgets/Cargo.toml",
     "widgets/embed",
     "theme/widgets.css",

@@ -1,6 +1,6 @@
 //! Finding and checking `{{#widget NAME key=value ...}}` in a chapter.
 
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 
 /// A directive found in a chapter, already checked against the widget table.
 #[derive(Clone, Debug)]
@@ -25,14 +25,14 @@ pub fn parse(body: &str) -> Result<Directive, DirectiveError> {
         key: None,
         message: format!(
             "missing widget name (known: {})",
-            widget_spec::widget_names().join(", ")
+            widget_catalogue::widget_names().join(", ")
         ),
     })?;
-    let widget = widget_spec::widget(name).ok_or_else(|| DirectiveError {
+    let widget = widget_catalogue::widget(name).ok_or_else(|| DirectiveError {
         key: None,
         message: format!(
             "unknown widget `{name}` (known: {})",
-            widget_spec::widget_names().join(", ")
+            widget_catalogue::widget_names().join(", ")
         ),
     })?;
     let mut args: Vec<(String, String)> = Vec::new();

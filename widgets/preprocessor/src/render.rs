@@ -47,7 +47,7 @@ pub fn settings(d: &Directive) -> String {
         parts.push(format!("preset “{title}”"));
     }
     for (k, v) in &d.args {
-        if !widget_spec::COMMON_KEYS.contains(&k.as_str()) {
+        if !widget_catalogue::COMMON_KEYS.contains(&k.as_str()) {
             parts.push(format!("{} = {v}", label(k)));
         }
     }

@@ -6,7 +6,7 @@
 use sim_core::cc::Algorithm;
 use sim_core::config::{PathConfig, Scenario};
 use sim_core::time::SimDuration;
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LongFatParams {

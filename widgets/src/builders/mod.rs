@@ -6,7 +6,7 @@ pub mod long_fat;
 pub mod slow_start;
 
 use sim_core::config::Scenario;
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 
 /// The scenario `values` (in `spec.params` order, base units) describe.
 pub fn scenario(spec: &WidgetSpec, values: &[f64]) -> Scenario {

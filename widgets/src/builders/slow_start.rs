@@ -18,7 +18,7 @@ pub struct SlowStartParams {
 
 impl SlowStartParams {
     /// Reads the values of a widget's sliders, in `spec.params` order.
-    pub fn from_values(spec: &widget_spec::WidgetSpec, values: &[f64]) -> Self {
+    pub fn from_values(spec: &widget_catalogue::WidgetSpec, values: &[f64]) -> Self {
         let v = |name| super::value(spec, values, name);
         SlowStartParams {
             rtt_ns: v("rtt"),

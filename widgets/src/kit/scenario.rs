@@ -2,7 +2,7 @@
 
 use sim_core::config::Scenario;
 use sim_core::time::SimDuration;
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 
 /// The scenario for `values` of `spec`'s controls, with the sampling and the
 /// trace budget the views need.

@@ -8,7 +8,7 @@
 //! units, range-checked, and otherwise ignored with a note. Nothing read here is
 //! ever put into the page as HTML.
 
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 
 /// Longest value considered; anything longer is ignored unread.
 const MAX_VALUE_LEN: usize = 64;
@@ -50,7 +50,7 @@ pub fn read(query: &str, id: &str, spec: &WidgetSpec) -> UrlState {
         }
         // Parameters, the preset, compare/vs and views are checked by
         // `params::initial`.
-        if widget_spec::COMMON_KEYS.contains(&key) || spec.param(key).is_some() {
+        if widget_catalogue::COMMON_KEYS.contains(&key) || spec.param(key).is_some() {
             out.pairs.push((key.to_string(), v));
         } else {
             out.notes.push(format!(
@@ -184,7 +184,7 @@ mod tests {
     use super::*;
 
     fn spec() -> &'static WidgetSpec {
-        widget_spec::widget("slow-start").unwrap()
+        widget_catalogue::widget("slow-start").unwrap()
     }
 
     #[test]
@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn a_comparison_and_views_read_back_exactly() {
-        let s = widget_spec::widget("long-fat").unwrap();
+        let s = widget_catalogue::widget("long-fat").unwrap();
         let values: Vec<f64> = s.params.iter().map(|p| p.default).collect();
         let q = write(
             "",

@@ -27,7 +27,7 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
-use widget_spec::WidgetSpec;
+use widget_catalogue::WidgetSpec;
 use yew::prelude::*;
 
 /// Wall time the runs may take per frame before the page gets the frame back.

@@ -23,7 +23,7 @@ fn main() {
     for widget in widgets {
         let _ = writeln!(
             out,
-            "/// Generated from `widgets/spec/presets` and `scenarios/`.\npub const {}_PRESETS: &[Preset] = &[",
+            "/// Generated from `widgets/catalogue/presets` and `scenarios/`.\npub const {}_PRESETS: &[Preset] = &[",
             widget.to_uppercase().replace('-', "_")
         );
         for p in list::PRESET_SOURCES.iter().filter(|p| p.widget == widget) {
