@@ -1,0 +1,379 @@
+//! A host's TCP settings as a Linux administrator and application set them,
+//! by Linux's names, and the rules by which the kernel turns them into what
+//! the socket uses.
+//!
+//! The setters only record what was set ([`Sysctls`], socket options, route
+//! attributes, the stack's behaviour); [`HostSettings::finish`] derives
+//! everything else at once, so the order of the calls never matters, as in a
+//! scenario file where sysctls, socket options and routes are separate tables:
+//!
+//! - `SO_RCVBUF` / `SO_SNDBUF`: capped at `net.core.rmem_max` / `wmem_max`
+//!   (their final values), doubled, at least `SOCK_MIN_RCVBUF` /
+//!   `SOCK_MIN_SNDBUF`, and locked against autotuning (man 7 socket).
+//! - the window scale: for `max(tcp_rmem[2], net.core.rmem_max)`, whatever
+//!   `SO_RCVBUF` says (`tcp_select_initial_window`).
+//! - the SYN window: what the receive buffer backs, at most 65535, rounded
+//!   down to advmss; route `initrwnd` may only lower it.
+//!
+//! Defaults come from a [`Sysctls`] table (`HostSettings::new`): the place
+//! where a kernel era's defaults plug in. A rule that changed between kernels
+//! belongs in `finish()`'s helpers below, each naming the kernel function it
+//! follows.
+
+use super::{
+    ConfigError, DEFAULT_MSS, DelayedAck, HostConfig, Nagle, Qdisc, ReceiverConfig,
+    SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, SenderConfig, Sysctls, TCP_INIT_CWND, WindowShare,
+};
+use crate::cc::Algorithm;
+use crate::tcp::metrics::MetricsConfig;
+
+/// What was set on one host: sysctls, socket options, route attributes and,
+/// for cases that describe another stack, its Nagle variant and delayed-ACK
+/// policy. Build one, call the setters in any order, then
+/// [`finish`](HostSettings::finish).
+///
+/// The slow-start widget's client (a receive buffer and a SYN window from
+/// two sliders; the buffer may allow less than the slider asks):
+///
+/// ```
+/// use sim_core::config::{HostSettings, TCP_RMEM_MAX, TCP_RMEM_MIN};
+/// let (mss, rcvbuf, rwnd) = (1448, 16_384, 64_240);
+/// let mut client = HostSettings::default();
+/// client.set_mss(mss);
+/// client.set_tcp_rmem([TCP_RMEM_MIN, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
+/// client.set_syn_window_limit(rwnd);
+/// let client = client.finish().map_err(|e| e.within("client"))?;
+/// // Half of 16 KiB backs the window: 8192 B, rounded down to 5 x 1460.
+/// assert_eq!(client.receiver.syn_window, 7_300);
+/// assert_eq!(client.receiver.rcvbuf, 16_384);
+/// # Ok::<(), sim_core::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostSettings {
+    sysctl: Sysctls,
+    /// `SO_RCVBUF` as asked, before the kernel caps and doubles it.
+    so_rcvbuf: Option<u64>,
+    /// `SO_SNDBUF` as asked.
+    so_sndbuf: Option<u64>,
+    tcp_cork: bool,
+    tcp_nodelay: bool,
+    tcp_quickack: bool,
+    route_initcwnd: Option<u32>,
+    route_initrwnd: Option<u32>,
+    route_quickack: bool,
+    /// The stack's Nagle variant when `TCP_NODELAY` is not set.
+    nagle: Nagle,
+    delayed_ack: DelayedAck,
+    mss: u32,
+    syn_window_limit: Option<u32>,
+}
+
+impl Default for HostSettings {
+    /// A Linux 6.x host as booted: default sysctls, no socket option, no route attribute.
+    fn default() -> Self {
+        HostSettings::new(Sysctls::default())
+    }
+}
+
+impl HostSettings {
+    /// A Linux host whose sysctls start at `defaults` (today's kernel:
+    /// `Sysctls::default()`), with no socket option and no route attribute.
+    pub fn new(defaults: Sysctls) -> Self {
+        HostSettings {
+            sysctl: defaults,
+            so_rcvbuf: None,
+            so_sndbuf: None,
+            tcp_cork: false,
+            tcp_nodelay: false,
+            tcp_quickack: false,
+            route_initcwnd: None,
+            route_initrwnd: None,
+            route_quickack: false,
+            nagle: Nagle::Minshall,
+            delayed_ack: DelayedAck::Linux,
+            mss: DEFAULT_MSS,
+            syn_window_limit: None,
+        }
+    }
+
+    // sysctl -w ...
+
+    /// `net.ipv4.tcp_rmem = "min default max"` (man 7 tcp): `default` is the
+    /// initial receive buffer, `max` the autotuning ceiling, and `max` also
+    /// sizes the window scale.
+    pub fn set_tcp_rmem(&mut self, sizes: [u64; 3]) {
+        self.sysctl.tcp_rmem = sizes;
+    }
+
+    /// `net.ipv4.tcp_wmem = "min default max"`: the initial send buffer and
+    /// its autotuning ceiling.
+    pub fn set_tcp_wmem(&mut self, sizes: [u64; 3]) {
+        self.sysctl.tcp_wmem = sizes;
+    }
+
+    /// `net.core.rmem_max` (man 7 socket): the cap on `SO_RCVBUF` requests.
+    pub fn set_rmem_max(&mut self, bytes: u64) {
+        self.sysctl.rmem_max = bytes;
+    }
+
+    /// `net.core.wmem_max`: the cap on `SO_SNDBUF` requests.
+    pub fn set_wmem_max(&mut self, bytes: u64) {
+        self.sysctl.wmem_max = bytes;
+    }
+
+    /// `net.ipv4.tcp_moderate_rcvbuf`: receive-buffer autotuning
+    /// (`tcp_rcv_space_adjust`), unless `SO_RCVBUF` locks the buffer.
+    pub fn set_tcp_moderate_rcvbuf(&mut self, on: bool) {
+        self.sysctl.tcp_moderate_rcvbuf = on;
+    }
+
+    /// `net.ipv4.tcp_window_scaling`: offer window scaling (RFC 7323) in the SYN.
+    pub fn set_tcp_window_scaling(&mut self, on: bool) {
+        self.sysctl.tcp_window_scaling = on;
+    }
+
+    /// `net.ipv4.tcp_sack`: offer SACK (RFC 2018) in the SYN.
+    pub fn set_tcp_sack(&mut self, on: bool) {
+        self.sysctl.tcp_sack = on;
+    }
+
+    /// `net.core.default_qdisc`: with fq, every flow is paced at its `sk_pacing_rate`.
+    pub fn set_default_qdisc(&mut self, qdisc: Qdisc) {
+        self.sysctl.default_qdisc = qdisc;
+    }
+
+    /// `net.ipv4.tcp_congestion_control`.
+    pub fn set_tcp_congestion_control(&mut self, cc: Algorithm) {
+        self.sysctl.tcp_congestion_control = cc;
+    }
+
+    /// `net.ipv4.tcp_no_metrics_save`: 1 and `tcp_update_metrics` saves
+    /// nothing about the peer when a connection closes.
+    pub fn set_tcp_no_metrics_save(&mut self, on: bool) {
+        self.sysctl.tcp_no_metrics_save = on;
+    }
+
+    /// `net.ipv4.tcp_no_ssthresh_metrics_save`: 1 and it saves no ssthresh.
+    pub fn set_tcp_no_ssthresh_metrics_save(&mut self, on: bool) {
+        self.sysctl.tcp_no_ssthresh_metrics_save = on;
+    }
+
+    /// `net.ipv4.tcp_retries2`: unanswered probes before the connection is
+    /// dropped (`tcp_write_timeout`). `finish()` checks 1 to 255.
+    pub fn set_tcp_retries2(&mut self, retries: u32) {
+        self.sysctl.tcp_retries2 = retries;
+    }
+
+    /// `net.ipv4.tcp_adv_win_scale` (kernels before 6.6; setting it selects
+    /// their accounting, `tcp_win_from_space`, instead of `scaling_ratio`).
+    /// The sysctl's range is -31 to 31; the simulator does not take 0.
+    pub fn set_tcp_adv_win_scale(&mut self, scale: i64) -> Result<(), ConfigError> {
+        match scale {
+            x @ -31..=31 if x != 0 => {
+                self.sysctl.tcp_adv_win_scale = Some(x as i8);
+                Ok(())
+            }
+            x => Err(ConfigError {
+                key: "sysctl.\"net.ipv4.tcp_adv_win_scale\"".into(),
+                message: format!("{x} is outside the allowed range -31 to 31 (not 0)"),
+            }),
+        }
+    }
+
+    /// `net.ipv4.tcp_slow_start_after_idle`: shrink cwnd after an idle
+    /// period longer than the RTO (`tcp_cwnd_restart`).
+    pub fn set_tcp_slow_start_after_idle(&mut self, on: bool) {
+        self.sysctl.tcp_slow_start_after_idle = on;
+    }
+
+    // setsockopt(...)
+
+    /// `setsockopt(SOL_SOCKET, SO_RCVBUF, asked)`: see [`sk_rcvbuf_for`] for
+    /// what the socket gets.
+    pub fn set_so_rcvbuf(&mut self, asked: u64) {
+        self.so_rcvbuf = Some(asked);
+    }
+
+    /// `setsockopt(SOL_SOCKET, SO_SNDBUF, asked)`: see [`sk_sndbuf_for`].
+    pub fn set_so_sndbuf(&mut self, asked: u64) {
+        self.so_sndbuf = Some(asked);
+    }
+
+    /// `TCP_CORK` (man 7 tcp): the application corks the socket while it
+    /// writes a message and uncorks it after the last write.
+    pub fn set_tcp_cork(&mut self, on: bool) {
+        self.tcp_cork = on;
+    }
+
+    /// `TCP_NODELAY` (man 7 tcp): no Nagle, whatever the stack's variant.
+    pub fn set_tcp_nodelay(&mut self, on: bool) {
+        self.tcp_nodelay = on;
+    }
+
+    /// `TCP_QUICKACK` (man 7 tcp): no delayed ACKs. Linux clears it again when
+    /// the connection turns interactive; applications re-set it after each
+    /// read. The simulator keeps it set, as such an application would.
+    pub fn set_tcp_quickack(&mut self, on: bool) {
+        self.tcp_quickack = on;
+    }
+
+    // ip route change ... initcwnd N initrwnd N quickack 1
+
+    /// Route attribute `initcwnd`: the initial congestion window in segments
+    /// (default `TCP_INIT_CWND`, `tcp_init_cwnd`).
+    pub fn set_route_initcwnd(&mut self, segments: u32) {
+        self.route_initcwnd = Some(segments);
+    }
+
+    /// Route attribute `initrwnd`: the initial receive window in segments of
+    /// advmss; see [`HostSettings::finish`] for how it meets the buffer.
+    pub fn set_route_initrwnd(&mut self, segments: u32) {
+        self.route_initrwnd = Some(segments);
+    }
+
+    /// Route attribute `quickack 1`: no delayed ACKs on this route.
+    pub fn set_route_quickack(&mut self, on: bool) {
+        self.route_quickack = on;
+    }
+
+    // The stack and the path
+
+    /// Which Nagle variant the stack implements when `TCP_NODELAY` is not
+    /// set: Linux's `Minshall` (the default) or BSD's `Classic`.
+    pub fn set_nagle(&mut self, nagle: Nagle) {
+        self.nagle = nagle;
+    }
+
+    /// The stack's delayed-ACK policy (Linux's by default).
+    pub fn set_delayed_ack(&mut self, policy: DelayedAck) {
+        self.delayed_ack = policy;
+    }
+
+    /// Payload bytes per full segment: path MTU − 52 (IPv4 20, TCP 20,
+    /// timestamps 12). advmss, which the SYN window is counted in, is MSS + 12.
+    pub fn set_mss(&mut self, mss: u32) {
+        self.mss = mss;
+    }
+
+    /// Not a Linux knob: the window a SYN should offer, as a reader picks it
+    /// on a slider. The buffer still decides first, as in
+    /// `tcp_select_initial_window`, so the SYN offers at most this.
+    pub fn set_syn_window_limit(&mut self, bytes: u32) {
+        self.syn_window_limit = Some(bytes);
+    }
+
+    /// What the kernel derives from the settings, checked against the ranges
+    /// the model supports. An error's key is relative to the host's section
+    /// of a scenario file (`mss`, `route.initcwnd`); [`ConfigError::within`]
+    /// adds the host.
+    pub fn finish(&self) -> Result<HostConfig, ConfigError> {
+        let host = self.derive();
+        host.check()?;
+        Ok(host)
+    }
+
+    /// [`finish`](HostSettings::finish) without the range checks, for callers
+    /// that leave them to `Scenario::validate`.
+    pub(crate) fn derive(&self) -> HostConfig {
+        HostConfig {
+            sender: self.sender(),
+            receiver: self.receiver(),
+            metrics: MetricsConfig {
+                save: !self.sysctl.tcp_no_metrics_save,
+                save_ssthresh: !self.sysctl.tcp_no_ssthresh_metrics_save,
+            },
+        }
+    }
+
+    fn sender(&self) -> SenderConfig {
+        let s = &self.sysctl;
+        // SO_SNDBUF sets SOCK_SNDBUF_LOCK: tcp_sndbuf_expand leaves the buffer alone.
+        let (sndbuf, sndbuf_max, sndbuf_autotune) = match self.so_sndbuf {
+            Some(asked) => {
+                let sndbuf = sk_sndbuf_for(asked, s.wmem_max);
+                (sndbuf, sndbuf, false)
+            }
+            None => (s.tcp_wmem[1], s.tcp_wmem[2], true),
+        };
+        SenderConfig {
+            mss: self.mss,
+            initcwnd: self.route_initcwnd.unwrap_or(TCP_INIT_CWND),
+            congestion_control: s.tcp_congestion_control.clone(),
+            nagle: if self.tcp_nodelay {
+                Nagle::Off
+            } else {
+                self.nagle
+            },
+            slow_start_after_idle: s.tcp_slow_start_after_idle,
+            retries2: s.tcp_retries2,
+            sndbuf,
+            sndbuf_max,
+            sndbuf_autotune,
+            cork: self.tcp_cork,
+            sack: s.tcp_sack,
+            fq: s.default_qdisc.paces(),
+        }
+    }
+
+    fn receiver(&self) -> ReceiverConfig {
+        let s = &self.sysctl;
+        // SO_RCVBUF sets SOCK_RCVBUF_LOCK: tcp_rcv_space_adjust no longer
+        // grows the buffer, so its ceiling is the buffer itself.
+        let (rcvbuf, rcvbuf_max, autotune) = match self.so_rcvbuf {
+            Some(asked) => {
+                let rcvbuf = sk_rcvbuf_for(asked, s.rmem_max);
+                (rcvbuf, rcvbuf, false)
+            }
+            None => (s.tcp_rmem[1], s.tcp_rmem[2], s.tcp_moderate_rcvbuf),
+        };
+        let mut receiver = ReceiverConfig {
+            syn_window: 0, // from the buffer, below
+            rcvbuf,
+            rcvbuf_max,
+            autotune,
+            window_share: s
+                .tcp_adv_win_scale
+                .map_or(WindowShare::ScalingRatio, WindowShare::AdvWinScale),
+            wscale: ReceiverConfig::wscale_for(s.tcp_rmem[2].max(s.rmem_max)),
+            window_scaling: s.tcp_window_scaling,
+            delayed_ack: self.delayed_ack.clone(),
+            quickack: self.tcp_quickack || self.route_quickack,
+            read_rate: None,
+        };
+        receiver.syn_window = self.syn_window(&receiver);
+        receiver
+    }
+
+    /// `tcp_select_initial_window`: the buffer's window at most 65535, rounded
+    /// down to advmss ([`ReceiverConfig::initial_window`]); then
+    /// `init_rcv_wnd` (route `initrwnd`, in advmss segments) can only lower
+    /// it, as in kernels before 6.10.
+    fn syn_window(&self, receiver: &ReceiverConfig) -> u32 {
+        let mut syn = receiver.initial_window(self.mss) as u64;
+        if let Some(limit) = self.syn_window_limit {
+            syn = syn.min(limit as u64);
+        }
+        if let Some(n) = self.route_initrwnd {
+            syn = syn.min(n as u64 * (self.mss + 12) as u64);
+        }
+        syn.max(1) as u32
+    }
+}
+
+/// `sk_rcvbuf` after `setsockopt(SO_RCVBUF, asked)` (`sock_setsockopt` →
+/// `__sock_set_rcvbuf`, net/core/sock.c; man 7 socket): capped at
+/// `net.core.rmem_max`, doubled "to allow space for bookkeeping overhead",
+/// and at least `SOCK_MIN_RCVBUF`.
+pub fn sk_rcvbuf_for(asked: u64, rmem_max: u64) -> u64 {
+    (asked.min(rmem_max) * 2).max(SOCK_MIN_RCVBUF)
+}
+
+/// `sk_sndbuf` after `setsockopt(SO_SNDBUF, asked)` (`sock_setsockopt`,
+/// net/core/sock.c; man 7 socket): capped at `net.core.wmem_max`, doubled,
+/// and at least `SOCK_MIN_SNDBUF`.
+pub fn sk_sndbuf_for(asked: u64, wmem_max: u64) -> u64 {
+    (asked.min(wmem_max) * 2).max(SOCK_MIN_SNDBUF)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,237 @@
+//! What a run simulates: the path, the two endpoints' settings and the
+//! application. Defaults are Linux 6.x defaults; every value a reader can set
+//! is checked by [`Scenario::validate`] so that bad input gets a message, not a
+//! panic.
+//!
+//! A host's settings come in two layers, as in Linux:
+//!
+//! ```text
+//!  sysctl -w, setsockopt,     HostSettings          finish()         HostConfig
+//!  ip route, the stack   ──►  (raw knobs, by   ──────────────────►  (what the socket
+//!  (set_* by Linux name)       Linux name)     kernel's rules:       uses: sk_rcvbuf,
+//!                                              SO_*BUF doubling,     wscale, SYN window)
+//!                                              wscale, SYN window
+//! ```
+//!
+//! - `path.rs`: [`PathConfig`], the bottleneck between the hosts.
+//! - `sysctl.rs`: [`Sysctls`], the raw sysctl values and their defaults.
+//! - `host_settings.rs`: [`HostSettings`], the setters and `finish()`.
+//! - `host.rs`: [`HostConfig`], the derived settings the socket reads.
+//! - `app.rs`: [`RequestResponse`], what the applications write.
+
+mod app;
+mod host;
+mod host_settings;
+mod path;
+mod sysctl;
+
+pub use crate::tcp::receive_window::WindowShare;
+pub use app::{ChunkedWrites, Pacing, RequestResponse};
+pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
+pub use host_settings::{HostSettings, sk_rcvbuf_for, sk_sndbuf_for};
+pub use path::PathConfig;
+pub use sysctl::{Qdisc, Sysctls};
+
+use crate::time::SimDuration;
+
+/// `TCP_INIT_CWND` (include/net/tcp.h, RFC 6928).
+pub const TCP_INIT_CWND: u32 = 10;
+/// The usual payload per segment: 1500-byte MTU - 40 bytes of IP/TCP - 12 of timestamps.
+pub const DEFAULT_MSS: u32 = 1448;
+/// What a Linux client advertises in its SYN with default buffers: 65535 rounded
+/// down to a multiple of the 1460-byte MSS (44 x 1460), see `tcp_select_initial_window`.
+pub const DEFAULT_SYN_WINDOW: u32 = 64_240;
+/// `net.ipv4.tcp_wmem` = 4096 16384 4194304.
+pub const TCP_WMEM_MIN: u64 = 4_096;
+pub const TCP_WMEM_DEFAULT: u64 = 16_384;
+pub const TCP_WMEM_MAX: u64 = 4_194_304;
+/// `net.ipv4.tcp_rmem` = 4096 131072 6291456 in current kernels.
+pub const TCP_RMEM_MIN: u64 = 4_096;
+pub const TCP_RMEM_DEFAULT: u64 = 131_072;
+pub const TCP_RMEM_MAX: u64 = 6_291_456;
+/// `net.core.rmem_max` default: the cap on `SO_RCVBUF` requests.
+pub const RMEM_MAX_DEFAULT: u64 = 212_992;
+/// `net.core.wmem_max` default: the cap on `SO_SNDBUF` requests.
+pub const WMEM_MAX_DEFAULT: u64 = 212_992;
+/// `SOCK_MIN_RCVBUF` (include/net/sock.h): 2048 + sizeof(struct sk_buff), the
+/// least `SO_RCVBUF` leaves a socket.
+pub const SOCK_MIN_RCVBUF: u64 = 2_304;
+/// `SOCK_MIN_SNDBUF` (include/net/sock.h): twice `TCP_SKB_MIN_TRUESIZE`, the
+/// least `SO_SNDBUF` leaves a socket.
+pub const SOCK_MIN_SNDBUF: u64 = 4_608;
+/// `TCP_DELACK_MIN` (include/net/tcp.h): HZ/25 = 40 ms.
+pub const TCP_DELACK_MIN: SimDuration = SimDuration::from_millis(40);
+/// `TCP_TIMEOUT_INIT`: 1 s before any RTT sample (RFC 6298 2.1).
+pub const TCP_TIMEOUT_INIT: SimDuration = SimDuration::from_secs(1);
+/// `TCP_RTO_MIN`: 200 ms.
+pub const TCP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
+/// `net.ipv4.tcp_retries2` default.
+pub const TCP_RETRIES2: u32 = 15;
+/// `TCP_RTO_MAX`: 120 s.
+pub const TCP_RTO_MAX: SimDuration = SimDuration::from_secs(120);
+/// Linux's default `txqueuelen` is 1000 packets; at 1500 bytes that is this many bytes.
+pub const DEFAULT_QUEUE_BYTES: u64 = 1000 * 1500;
+/// Window scale both ends offer with default buffers (tcp_rmem[2] = 6 MB needs 7).
+pub const DEFAULT_WSCALE: u8 = 7;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub path: PathConfig,
+    /// Opens the connection and sends the request; receives the response.
+    pub client: HostConfig,
+    /// Accepts the connection and sends the response.
+    pub server: HostConfig,
+    pub app: RequestResponse,
+    /// Stop the run here even if the transfer has not finished.
+    pub time_limit: SimDuration,
+    /// Per-packet trace records to keep (the rest are counted and hashed only).
+    pub trace_packet_budget: usize,
+    /// Seed for the path's random loss.
+    pub seed: u64,
+    /// Identical connections running the same application side by side,
+    /// sharing the path (as `iperf3 -P`); flow 0 is the one single-flow
+    /// readings describe.
+    pub flows: u32,
+    /// How often each flow's progress is sampled into the trace (bytes
+    /// delivered, retransmissions, cwnd, RTT, pacing), for iperf-style
+    /// reports that must cover runs too long to keep every packet.
+    pub sample_interval: SimDuration,
+}
+
+impl Default for Scenario {
+    /// Seed 004's setup: 512 KiB over ~7 ms RTT at 1 Gbit/s, Linux defaults.
+    fn default() -> Self {
+        Scenario {
+            path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),
+            client: HostConfig::default(),
+            server: HostConfig::default(),
+            app: RequestResponse {
+                request: vec![147],
+                response: vec![512 * 1024],
+                repeat: 1,
+                pacing: Pacing::Every(SimDuration::ZERO),
+                new_connection: false,
+                client_writes: None,
+                server_writes: None,
+            },
+            time_limit: SimDuration::from_secs(600),
+            trace_packet_budget: crate::trace::DEFAULT_PACKET_BUDGET,
+            seed: 1,
+            flows: 1,
+            sample_interval: SimDuration::from_millis(100),
+        }
+    }
+}
+
+/// A setting outside what the simulator accepts, naming the key (as scenario
+/// files spell it) and the allowed range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub key: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl ConfigError {
+    /// The same error with its key inside a section: a host's relative key
+    /// `mss` becomes `client.mss`.
+    pub fn within(self, section: &str) -> Self {
+        ConfigError {
+            key: format!("{section}.{}", self.key),
+            message: self.message,
+        }
+    }
+}
+
+fn check<T: PartialOrd + std::fmt::Display>(
+    key: &str,
+    v: T,
+    lo: T,
+    hi: T,
+    unit: &str,
+) -> Result<(), ConfigError> {
+    if v < lo || v > hi {
+        return Err(ConfigError {
+            key: key.to_string(),
+            message: format!("{v}{unit} is outside the allowed range {lo}{unit} to {hi}{unit}"),
+        });
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Checks every value against the range the model supports.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check(
+            "path.rate",
+            self.path.rate_bps,
+            1_000,
+            100_000_000_000,
+            " bit/s",
+        )?;
+        check(
+            "path.rtt",
+            self.path.delay_forward.0.max(self.path.delay_reverse.0),
+            0,
+            10_000_000_000,
+            " ns",
+        )?;
+        if !(0.0..=0.5).contains(&self.path.loss) {
+            return Err(ConfigError {
+                key: "path.loss".into(),
+                message: format!("{} is outside the allowed range 0 to 0.5", self.path.loss),
+            });
+        }
+        check("path.queue", self.path.queue_bytes, 0, 1 << 32, " B")?;
+        for (host, h) in [("client", &self.client), ("server", &self.server)] {
+            h.validate(host)?;
+        }
+        check("app.request", self.app.request_bytes(), 0, 1 << 30, " B")?;
+        check("app.response", self.app.response_bytes(), 1, 1 << 34, " B")?;
+        check("app.request", self.app.request.len(), 0, 1000, " writes")?;
+        check("app.response", self.app.response.len(), 1, 1000, " writes")?;
+        check("app.repeat", self.app.repeat, 1, 10_000, "")?;
+        let (Pacing::Every(d) | Pacing::After(d)) = self.app.pacing;
+        check("app.gap", d.0, 0, 3_600_000_000_000, " ns")?;
+        for (host, w) in [
+            ("client", self.app.client_writes),
+            ("server", self.app.server_writes),
+        ] {
+            if let Some(w) = w {
+                check(
+                    &format!("app.{host}_write_buffer"),
+                    w.size,
+                    1,
+                    1 << 30,
+                    " B",
+                )?;
+                check(
+                    &format!("app.{host}_write_cost"),
+                    w.cost.0,
+                    0,
+                    1_000_000_000,
+                    " ns",
+                )?;
+            }
+        }
+        check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
+        check("flows", self.flows, 1, 64, "")?;
+        check(
+            "sample_interval",
+            self.sample_interval.0,
+            // 50 µs: twenty samples per round trip on a 1 ms path (the
+            // widgets' buffer bars); finer would only fill memory.
+            50_000,
+            3_600_000_000_000,
+            " ns",
+        )?;
+        Ok(())
+    }
+}
