@@ -1,0 +1,107 @@
+//! `[app]`: what the applications write, and how.
+
+use super::{AppSection, FileError, Writes, err};
+use crate::config::{ChunkedWrites, HostConfig, Pacing, RequestResponse};
+use crate::time::SimDuration;
+use crate::units::{parse_bytes, parse_duration};
+
+impl AppSection {
+    /// The applications' exchange. The read rates are the receiving
+    /// applications' (`client_read_rate`, `server_read_rate`), so they land on
+    /// the hosts' receive side.
+    pub(super) fn to_config(
+        &self,
+        client: &mut HostConfig,
+        server: &mut HostConfig,
+    ) -> Result<RequestResponse, FileError> {
+        let AppSection::RequestResponse {
+            request,
+            response,
+            repeat,
+            gap,
+            think,
+            new_connection,
+            client_read_rate,
+            server_read_rate,
+            client_write_buffer,
+            client_write_cost,
+            server_write_buffer,
+            server_write_cost,
+        } = self;
+        let rates = [
+            (client_read_rate, "app.client_read_rate", client),
+            (server_read_rate, "app.server_read_rate", server),
+        ];
+        for (rate, key, host) in rates {
+            if let Some(r) = rate {
+                host.receiver.read_rate = Some(parse_bytes(r).map_err(|e| err(key, e.0))?);
+            }
+        }
+        Ok(RequestResponse {
+            request: match request {
+                Some(r) => r.parse("app.request")?,
+                None => Vec::new(),
+            },
+            response: response.parse("app.response")?,
+            repeat: repeat.unwrap_or(1),
+            new_connection: new_connection.unwrap_or(false),
+            client_writes: chunked_writes(
+                "client",
+                client_write_buffer.as_deref(),
+                client_write_cost.as_deref(),
+            )?,
+            server_writes: chunked_writes(
+                "server",
+                server_write_buffer.as_deref(),
+                server_write_cost.as_deref(),
+            )?,
+            pacing: pacing(gap.as_deref(), think.as_deref())?,
+        })
+    }
+}
+
+/// `app.gap` (start to start) or `app.think` (end to start), not both.
+fn pacing(gap: Option<&str>, think: Option<&str>) -> Result<Pacing, FileError> {
+    Ok(match (gap, think) {
+        (Some(_), Some(_)) => {
+            return Err(err("app.think", "give `gap` or `think`, not both"));
+        }
+        (Some(g), None) => Pacing::Every(parse_duration(g).map_err(|e| err("app.gap", e.0))?),
+        (None, Some(t)) => Pacing::After(parse_duration(t).map_err(|e| err("app.think", e.0))?),
+        (None, None) => Pacing::Every(SimDuration::ZERO),
+    })
+}
+
+impl Writes {
+    fn parse(&self, key: &str) -> Result<Vec<u64>, FileError> {
+        let texts: Vec<&String> = match self {
+            Writes::One(t) => vec![t],
+            Writes::Many(v) => v.iter().collect(),
+        };
+        texts
+            .into_iter()
+            .map(|t| parse_bytes(t).map_err(|e| err(key, e.0)))
+            .collect()
+    }
+}
+
+/// `app.<host>_write_buffer` and `app.<host>_write_cost`: a cost needs a buffer.
+fn chunked_writes(
+    host: &str,
+    buffer: Option<&str>,
+    cost: Option<&str>,
+) -> Result<Option<ChunkedWrites>, FileError> {
+    let buffer_key = format!("app.{host}_write_buffer");
+    let cost_key = format!("app.{host}_write_cost");
+    match (buffer, cost) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(err(&cost_key, format!("needs `{host}_write_buffer` too"))),
+        (Some(b), c) => Ok(Some(ChunkedWrites {
+            size: parse_bytes(b).map_err(|e| err(&buffer_key, e.0))?,
+            cost: match c {
+                Some(c) => parse_duration(c).map_err(|e| err(&cost_key, e.0))?,
+                None => SimDuration::ZERO,
+            },
+        })),
+    }
+}

@@ -1,0 +1,189 @@
+//! The serde structs of a scenario file, as written: each key's doc comment
+//! is its description in the JSON Schema (`tcpsim schema`), so wording here
+//! is part of the committed `scenarios/scenario.schema.json`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A scenario file as written.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Format version: 1.
+    pub format: u32,
+    /// Short identifier, e.g. the seed case it reproduces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Seed for the path's random loss (default 1): the same seed, the same run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Stop after this much simulated time, e.g. "600s" (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit: Option<String>,
+    /// Identical connections side by side sharing the path, as `iperf3 -P N`
+    /// (default 1, at most 64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flows: Option<u32>,
+    /// How often each flow is sampled for the iperf report and the time
+    /// series, e.g. "100ms" (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_interval: Option<String>,
+    pub path: PathSection,
+    #[serde(default)]
+    pub client: HostSection,
+    #[serde(default)]
+    pub server: HostSection,
+    pub app: AppSection,
+}
+
+/// The bottleneck between client and server (the same in each direction).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathSection {
+    /// Bottleneck rate, e.g. "1Gbit", "100Mbit" (tc's units).
+    pub rate: String,
+    /// Round-trip propagation delay, split evenly, e.g. "7ms". Or give both one-way delays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt: Option<String>,
+    /// One-way delay client → server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_forward: Option<String>,
+    /// One-way delay server → client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_reverse: Option<String>,
+    /// Drop-tail queue size in bytes, e.g. "1.5MB" (default: 1000 packets of 1500 bytes,
+    /// Linux's txqueuelen). Or give `queue_bdp`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<String>,
+    /// Drop-tail queue as a multiple of the bandwidth-delay product.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_bdp: Option<f64>,
+    /// Probability that a packet is lost on the way, each direction, e.g. 0.0001.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<f64>,
+    /// Random loss only before this time, e.g. "2s" (a lossy episode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_until: Option<String>,
+    /// Path MTU in bytes (route attribute `mtu`); payload per segment is MTU − 52
+    /// (IPv4 20, TCP 20, timestamps 12). Default 1500.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtu: Option<u32>,
+}
+
+/// One host's settings, by the names Linux gives them.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HostSection {
+    /// sysctl names, e.g. "net.ipv4.tcp_rmem" = "4096 131072 6291456".
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sysctl: BTreeMap<String, Value>,
+    /// Socket options, e.g. SO_RCVBUF = "64KiB".
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sockopt: BTreeMap<String, Value>,
+    /// Route attributes (`ip route change ... initcwnd N initrwnd N quickack 1`).
+    #[serde(default)]
+    pub route: RouteSection,
+    /// Behaviour of a stack other than Linux, for cases that describe one.
+    #[serde(default)]
+    pub stack: StackSection,
+}
+
+/// Where a case describes another TCP stack (BSD, macOS, Windows), these name
+/// the behaviour that differs from Linux.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StackSection {
+    /// "linux" (Minshall's variant, the default) or "classic" (RFC 896, as BSD,
+    /// macOS and Windows implement it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nagle: Option<String>,
+    /// "linux" (the default), "off", or a fixed delayed-ACK timer such as "200ms"
+    /// (Windows) with one ACK per two full segments and no quick-ACK mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSection {
+    /// Initial congestion window in segments (default 10, `TCP_INIT_CWND`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initcwnd: Option<u32>,
+    /// Initial receive window in segments; like kernels before 6.10 it can only lower
+    /// the window the receive buffer allows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initrwnd: Option<u32>,
+    /// 1: acknowledge every segment at once (no delayed ACKs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quickack: Option<u32>,
+}
+
+/// A sysctl or socket-option value: a number, or text as `sysctl -w` takes it.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Value {
+    Int(i64),
+    Text(String),
+}
+
+/// What the applications do.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum AppSection {
+    /// The client writes `request`; once all of it has arrived the server writes
+    /// `response` (an HTTP request and its reply). Without a request the server
+    /// pushes the response as soon as the connection is up. Each is a size or a
+    /// list of sizes, one per `write()` call.
+    RequestResponse {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request: Option<Writes>,
+        response: Writes,
+        /// How many times the exchange happens on the connection (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        repeat: Option<u32>,
+        /// Time from the start of one exchange to the start of the next, e.g. "10s".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gap: Option<String>,
+        /// Or: time from the end of one exchange (client has read the response) to
+        /// the start of the next, e.g. "0ms" for a request loop.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        think: Option<String>,
+        /// true: every exchange opens a new connection (and closes the previous one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        new_connection: Option<bool>,
+        /// How fast the client's application reads, in bytes per second (e.g. "100KB");
+        /// "0B": it stops reading. Default: it reads everything at once.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_read_rate: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_read_rate: Option<String>,
+        /// An RPC framework's transfer buffer on the client (seed 002's
+        /// `transbuf`), e.g. "1KiB": each write reaches the socket as `write()`
+        /// calls of at most this size. Default: whole.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_write_buffer: Option<String>,
+        /// The framework's time per chunk before it is written, e.g. "30us"
+        /// (needs `client_write_buffer`; default "0us").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_write_cost: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_write_buffer: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_write_cost: Option<String>,
+    },
+}
+
+/// A size, or a list of sizes written one `write()` call after another
+/// (e.g. `["300B", "1300B"]` for an HTTP header and its body).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Writes {
+    One(String),
+    Many(Vec<String>),
+}

@@ -1,0 +1,144 @@
+//! The reader end to end: scenario text in, the simulator's `Scenario` or an
+//! error naming the key out.
+
+use super::{RMEM_MAX_DEFAULT, parse};
+use crate::config::{DelayedAck, Nagle, Scenario};
+use crate::time::SimDuration;
+
+const MINIMAL: &str = r#"
+format = 1
+[path]
+rate = "1Gbit"
+rtt = "7ms"
+[app]
+type = "request-response"
+request = "147B"
+response = "512KiB"
+"#;
+
+#[test]
+fn the_window_scale_fits_the_largest_buffer_the_socket_could_get() {
+    // tcp_rmem[2] = 6 MiB (default): ilog2(6291456) − 15 = 22 − 15 = 7.
+    let (_, s) = parse(MINIMAL).unwrap();
+    assert_eq!(s.client.receiver.wscale, 7);
+    // Seed 003's 34,952,000: ilog2 = 25, so 10 (a 67 MB window is possible).
+    let text = MINIMAL.replace(
+        "[app]",
+        "[client.sysctl]\n\"net.ipv4.tcp_rmem\" = \"4096 87380 34952000\"\n[app]",
+    );
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.client.receiver.wscale, 10);
+    // A small SO_RCVBUF does not lower it below what tcp_rmem[2] needs.
+    let text = MINIMAL.replace("[app]", "[client.sockopt]\nSO_RCVBUF = \"8KiB\"\n[app]");
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.client.receiver.wscale, 7);
+}
+
+#[test]
+fn a_minimal_file_gives_linux_defaults() {
+    let (_, s) = parse(MINIMAL).unwrap();
+    assert_eq!(s.path.rtt(), SimDuration::from_millis(7));
+    assert_eq!(s.server.sender.initcwnd, 10);
+    assert_eq!(
+        s.client.receiver.syn_window, 64_240,
+        "44 x 1460, as Linux's SYN says"
+    );
+    assert_eq!(s.app.response, vec![524_288]);
+    assert_eq!(
+        s,
+        Scenario::default(),
+        "the defaults are seed 004's 7 ms case"
+    );
+}
+
+#[test]
+fn so_rcvbuf_is_doubled_capped_and_locks_autotuning() {
+    let text = format!("{MINIMAL}\n[client.sockopt]\nSO_RCVBUF = \"8KiB\"\n");
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.client.receiver.rcvbuf, 16_384);
+    assert!(!s.client.receiver.autotune);
+    let text = format!("{MINIMAL}\n[client.sockopt]\nSO_RCVBUF = \"1MiB\"\n");
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(
+        s.client.receiver.rcvbuf,
+        2 * RMEM_MAX_DEFAULT,
+        "capped at rmem_max, then doubled"
+    );
+}
+
+#[test]
+fn unknown_keys_are_named() {
+    let e = parse(&MINIMAL.replace("rtt = ", "rttt = ")).unwrap_err();
+    assert!(e.message.contains("rttt"), "{e}");
+    let text = format!("{MINIMAL}\n[client.sysctl]\n\"net.ipv4.tcp_foo\" = 1\n");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("client.sysctl.\"net.ipv4.tcp_foo\""));
+    assert!(
+        e.message.contains("net.ipv4.tcp_rmem"),
+        "lists the known ones: {e}"
+    );
+}
+
+#[test]
+fn out_of_range_values_name_the_key_and_the_range() {
+    let text = format!("{MINIMAL}\n[server.route]\ninitcwnd = 5000\n");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("server.route.initcwnd"));
+    assert!(e.message.contains("1 to 1000"), "{e}");
+    let e = parse(&MINIMAL.replace("\"1Gbit\"", "\"1Tbit\"")).unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("path.rate"));
+}
+
+#[test]
+fn stack_behaviour_and_socket_options_map_to_the_model() {
+    let text = format!(
+        "{MINIMAL}\n[server.stack]\nnagle = \"classic\"\n[client.stack]\ndelayed_ack = \"200ms\"\n[client.route]\nquickack = 0\n"
+    );
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.server.sender.nagle, Nagle::Classic);
+    assert_eq!(
+        s.client.receiver.delayed_ack,
+        DelayedAck::Fixed(SimDuration::from_millis(200))
+    );
+    let text = format!(
+        "{MINIMAL}\n[server.sockopt]\nTCP_NODELAY = 1\n[server.stack]\nnagle = \"classic\"\n"
+    );
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(
+        s.server.sender.nagle,
+        Nagle::Off,
+        "TCP_NODELAY turns Nagle off whatever the stack"
+    );
+    let e = parse(&format!(
+        "{MINIMAL}\n[client.stack]\ndelayed_ack = \"2s\"\n"
+    ))
+    .unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("client.stack.delayed_ack"));
+}
+
+#[test]
+fn requests_can_be_several_writes() {
+    let (_, s) =
+        parse(&MINIMAL.replace("request = \"147B\"", "request = [\"200B\", \"1400B\"]")).unwrap();
+    assert_eq!(s.app.request, vec![200, 1400]);
+}
+
+#[test]
+fn a_queue_can_be_sized_in_bdps() {
+    let text = MINIMAL
+        .replace("rtt = \"7ms\"", "rtt = \"20ms\"\nqueue_bdp = 1.0")
+        .replace("1Gbit", "100Mbit");
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.path.queue_bytes, 250_000, "0.02 s x 100 Mbit/s / 8");
+}
+
+#[test]
+fn congestion_control_is_chosen_by_kernel_name() {
+    let text =
+        format!("{MINIMAL}\n[server.sysctl]\n\"net.ipv4.tcp_congestion_control\" = \"vegas\"\n");
+    let e = parse(&text).unwrap_err();
+    assert!(
+        e.message.contains("unknown congestion control `vegas`"),
+        "{e}"
+    );
+}
