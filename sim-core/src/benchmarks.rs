@@ -8,7 +8,7 @@
 //! runs; a test checks the two against the same case written as a scenario file.
 
 use crate::cc::Algorithm;
-use crate::config::{PathConfig, RMEM_MAX_DEFAULT, ReceiverConfig, Scenario};
+use crate::config::{HostSettings, PathConfig, Scenario, TCP_RMEM_MIN, TCP_WMEM_MIN};
 use crate::time::SimDuration;
 
 /// 1 Gbit/s × 210 ms.
@@ -16,12 +16,27 @@ const BDP_BYTES: u64 = 26_250_000;
 
 /// Scenario (c) with `cubic`, (d) with `bbr`.
 pub fn lfn_30s(cc: Algorithm) -> Scenario {
+    let mut server = HostSettings::default();
+    server.set_tcp_congestion_control(cc);
+    let mut client = HostSettings::default();
+    raise_ceilings(
+        &mut server,
+        &mut client,
+        SEED_003_WMEM_MAX,
+        SEED_003_RMEM_MAX,
+    );
     let mut s = Scenario {
         path: PathConfig {
             loss: 1e-4,
             queue_bytes: BDP_BYTES,
             ..PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(210))
         },
+        server: server
+            .finish()
+            .expect("seed 003's server settings are in range"),
+        client: client
+            .finish()
+            .expect("seed 003's client settings are in range"),
         time_limit: SimDuration::from_secs(30),
         seed: 1,
         ..Scenario::default()
@@ -29,38 +44,77 @@ pub fn lfn_30s(cc: Algorithm) -> Scenario {
     // The server pushes as soon as the connection is up, more than 30 s can carry.
     s.app.request = Vec::new();
     s.app.response = vec![10 << 30];
-    s.server.sender.congestion_control = cc;
-    raise_buffers(&mut s);
     s
 }
 
-/// The buffers seed 003's author raised for a long fat network, on the server
-/// (sending) and the client (receiving):
-/// `net.core.wmem_max = 26214400`, `net.ipv4.tcp_wmem = "4096 87380 26214400"`,
-/// `net.core.rmem_max = 34952000`, `net.ipv4.tcp_rmem = "4096 87380 34952000"`.
-pub fn raise_buffers(s: &mut Scenario) {
-    raise_buffers_to(s, SEED_003_WMEM_MAX, SEED_003_RMEM_MAX);
-}
+// The buffers seed 003's author raised for a long fat network, on the server
+// (sending) and the client (receiving):
+// `net.core.wmem_max = 26214400`, `net.ipv4.tcp_wmem = "4096 87380 26214400"`,
+// `net.core.rmem_max = 34952000`, `net.ipv4.tcp_rmem = "4096 87380 34952000"`.
 
 /// Seed 003's `tcp_wmem[2]` (and `net.core.wmem_max`).
 pub const SEED_003_WMEM_MAX: u64 = 26_214_400;
 /// Seed 003's `tcp_rmem[2]` (and `net.core.rmem_max`).
 pub const SEED_003_RMEM_MAX: u64 = 34_952_000;
+/// Seed 003's `tcp_wmem[1]` and `tcp_rmem[1]`: the buffers a connection starts with.
+const SEED_003_BUFFER_DEFAULT: u64 = 87_380;
 
 /// Autotuning ceilings set as `net.ipv4.tcp_wmem = "4096 87380 <wmem_max>"` on
-/// the server and `net.ipv4.tcp_rmem = "4096 87380 <rmem_max>"` on the client
-/// (net.core.rmem_max left at its default, as it only caps `SO_RCVBUF`), with
-/// the window scale and SYN window that receive buffer implies, exactly as a
-/// scenario file with those sysctls is read.
+/// the sending host and `net.ipv4.tcp_rmem = "4096 87380 <rmem_max>"` on the
+/// receiving one (net.core.rmem_max left at its default, as it only caps
+/// `SO_RCVBUF`); `finish()` then derives the window scale and SYN window that
+/// receive buffer implies, exactly as a scenario file with those sysctls is read.
+///
+/// The long-fat widget's hosts (BBR paced by fq, as seed 003 ran it):
+///
+/// ```
+/// use sim_core::benchmarks::raise_ceilings;
+/// use sim_core::cc::Algorithm;
+/// use sim_core::config::{HostSettings, Qdisc, Scenario};
+/// let (wmem_max, rmem_max) = (50_000_000, 64 << 20);
+/// let mut server = HostSettings::default();
+/// server.set_tcp_congestion_control(Algorithm::by_name("bbr").unwrap());
+/// server.set_default_qdisc(Qdisc::Fq);
+/// let mut client = HostSettings::default();
+/// raise_ceilings(&mut server, &mut client, wmem_max, rmem_max);
+/// let s = Scenario {
+///     server: server.finish().map_err(|e| e.within("server"))?,
+///     client: client.finish().map_err(|e| e.within("client"))?,
+///     ..Scenario::default()
+/// };
+/// assert_eq!(s.client.receiver.wscale, 11, "64 MiB needs 2^11");
+/// assert_eq!(s.server.sender.sndbuf_max, 50_000_000);
+/// # Ok::<(), sim_core::config::ConfigError>(())
+/// ```
+pub fn raise_ceilings(
+    sender: &mut HostSettings,
+    receiver: &mut HostSettings,
+    wmem_max: u64,
+    rmem_max: u64,
+) {
+    sender.set_tcp_wmem([TCP_WMEM_MIN, SEED_003_BUFFER_DEFAULT, wmem_max]);
+    receiver.set_tcp_rmem([TCP_RMEM_MIN, SEED_003_BUFFER_DEFAULT, rmem_max]);
+}
+
+/// [`raise_ceilings`] on a scenario already built: only the server's send
+/// buffer and the client's receive buffer, window scale and SYN window
+/// change. For callers that still set hosts field by field (the long-fat
+/// widget's builder); with [`HostSettings`] they call `raise_ceilings`.
+/// Values `finish()` would reject are left for `Scenario::validate` to report.
 pub fn raise_buffers_to(s: &mut Scenario, wmem_max: u64, rmem_max: u64) {
-    let server = &mut s.server.sender;
-    server.sndbuf = 87_380;
-    server.sndbuf_max = wmem_max;
-    let client = &mut s.client.receiver;
-    client.rcvbuf = 87_380;
-    client.rcvbuf_max = rmem_max;
-    client.wscale = ReceiverConfig::wscale_for(rmem_max.max(RMEM_MAX_DEFAULT));
-    client.syn_window = client.initial_window(s.client.sender.mss);
+    let mut server = HostSettings::default();
+    server.set_mss(s.server.sender.mss);
+    let mut client = HostSettings::default();
+    client.set_mss(s.client.sender.mss);
+    raise_ceilings(&mut server, &mut client, wmem_max, rmem_max);
+    let (server, client) = (server.derive().sender, client.derive().receiver);
+    s.server.sender.sndbuf = server.sndbuf;
+    s.server.sender.sndbuf_max = server.sndbuf_max;
+    let receiver = &mut s.client.receiver;
+    receiver.rcvbuf = client.rcvbuf;
+    receiver.rcvbuf_max = client.rcvbuf_max;
+    receiver.wscale = client.wscale;
+    receiver.syn_window = client.syn_window;
 }
 
 /// The benchmark scenarios by the letter the benchmark report uses.
@@ -134,5 +188,67 @@ response = "1MB"
         raise_buffers_to(&mut coded, 50_000_000, 67_108_864);
         assert_eq!(coded, file);
         assert_eq!(coded.client.receiver.wscale, 11);
+    }
+}
+
+#[cfg(test)]
+mod widget_tests {
+    use super::*;
+    use crate::config::Qdisc;
+
+    /// `widgets/src/builders/long_fat.rs` today: fields, then `raise_buffers_to`.
+    fn long_fat_by_fields(cc: &str, wmem_max: u64, rmem_max: u64) -> Scenario {
+        let mut s = Scenario::default();
+        let server = &mut s.server.sender;
+        server.congestion_control = Algorithm::by_name(cc).unwrap();
+        server.fq = cc == "bbr";
+        raise_buffers_to(&mut s, wmem_max, rmem_max);
+        s
+    }
+
+    /// The same hosts from the setters, as the builder can write them.
+    fn long_fat_by_settings(cc: &str, wmem_max: u64, rmem_max: u64) -> Result<Scenario, String> {
+        let mut server = HostSettings::default();
+        server.set_tcp_congestion_control(Algorithm::by_name(cc).unwrap());
+        if cc == "bbr" {
+            server.set_default_qdisc(Qdisc::Fq);
+        }
+        let mut client = HostSettings::default();
+        raise_ceilings(&mut server, &mut client, wmem_max, rmem_max);
+        Ok(Scenario {
+            server: server
+                .finish()
+                .map_err(|e| e.within("server").to_string())?,
+            client: client
+                .finish()
+                .map_err(|e| e.within("client").to_string())?,
+            ..Scenario::default()
+        })
+    }
+
+    #[test]
+    fn the_long_fat_widget_gets_the_same_hosts_from_the_setters() {
+        // The ceilings' sliders run from 64 KiB to 256 MiB.
+        for cc in ["reno", "cubic", "bbr"] {
+            for wmem in [64 << 10, 87_380, SEED_003_WMEM_MAX, 256 << 20] {
+                for rmem in [87_380, 1 << 20, SEED_003_RMEM_MAX, 64 << 20, 256 << 20] {
+                    assert_eq!(
+                        long_fat_by_settings(cc, wmem, rmem),
+                        Ok(long_fat_by_fields(cc, wmem, rmem)),
+                        "{cc} wmem {wmem} rmem {rmem}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_receive_ceiling_below_tcp_rmem_1_is_the_same_error_either_way() {
+        // Below 87380 the ceiling is under the starting buffer: the builder's
+        // scenario fails validation when run, finish() fails at once, alike.
+        let by_fields = long_fat_by_fields("cubic", 64 << 10, 64 << 10);
+        let e = by_fields.validate().unwrap_err().to_string();
+        assert!(e.starts_with("client.rcvbuf_max: 65536 B"), "{e}");
+        assert_eq!(long_fat_by_settings("cubic", 64 << 10, 64 << 10), Err(e));
     }
 }
