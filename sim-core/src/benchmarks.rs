@@ -8,7 +8,7 @@
 //! runs; a test checks the two against the same case written as a scenario file.
 
 use crate::cc::Algorithm;
-use crate::config::{HostSettings, PathConfig, Scenario, TCP_RMEM_MIN, TCP_WMEM_MIN};
+use crate::config::{HostSettings, PAGE_SIZE, PathConfig, Scenario};
 use crate::time::SimDuration;
 
 /// 1 Gbit/s × 210 ms.
@@ -92,8 +92,8 @@ pub fn raise_ceilings(
     wmem_max: u64,
     rmem_max: u64,
 ) {
-    sender.set_tcp_wmem([TCP_WMEM_MIN, SEED_003_BUFFER_DEFAULT, wmem_max]);
-    receiver.set_tcp_rmem([TCP_RMEM_MIN, SEED_003_BUFFER_DEFAULT, rmem_max]);
+    sender.set_tcp_wmem([PAGE_SIZE, SEED_003_BUFFER_DEFAULT, wmem_max]);
+    receiver.set_tcp_rmem([PAGE_SIZE, SEED_003_BUFFER_DEFAULT, rmem_max]);
 }
 
 /// [`raise_ceilings`] on a scenario already built: only the server's send

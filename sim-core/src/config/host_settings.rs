@@ -21,11 +21,25 @@
 //! follows.
 
 use super::{
-    ConfigError, DEFAULT_MSS, DelayedAck, HostConfig, Nagle, Qdisc, ReceiverConfig,
-    SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, SenderConfig, Sysctls, TCP_INIT_CWND, WindowShare,
+    ConfigError, DEFAULT_MSS, DelayedAck, HostConfig, Nagle, Qdisc, ReceiverConfig, SenderConfig,
+    Sysctls, TCP_INIT_CWND, WindowShare,
 };
 use crate::cc::Algorithm;
 use crate::tcp::metrics::MetricsConfig;
+
+/// Setters that only record what was set: each line `fn name(arg: T) =>
+/// field = value;` is `pub fn name(&mut self, arg: T) { self.field = value; }`.
+/// The kernel's rules run later, in `finish()`.
+macro_rules! record {
+    ($($(#[$doc:meta])* fn $name:ident($arg:ident: $ty:ty) => $($field:ident).+ = $value:expr;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(&mut self, $arg: $ty) {
+                self.$($field).+ = $value;
+            }
+        )*
+    };
+}
 
 /// What was set on one host: sysctls, socket options, route attributes and,
 /// for cases that describe another stack, its Nagle variant and delayed-ACK
@@ -36,11 +50,11 @@ use crate::tcp::metrics::MetricsConfig;
 /// two sliders; the buffer may allow less than the slider asks):
 ///
 /// ```
-/// use sim_core::config::{HostSettings, TCP_RMEM_MAX, TCP_RMEM_MIN};
+/// use sim_core::config::{HostSettings, PAGE_SIZE, TCP_RMEM_MAX};
 /// let (mss, rcvbuf, rwnd) = (1448, 16_384, 64_240);
 /// let mut client = HostSettings::default();
 /// client.set_mss(mss);
-/// client.set_tcp_rmem([TCP_RMEM_MIN, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
+/// client.set_tcp_rmem([PAGE_SIZE, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
 /// client.set_syn_window_limit(rwnd);
 /// let client = client.finish().map_err(|e| e.within("client"))?;
 /// // Half of 16 KiB backs the window: 8192 B, rounded down to 5 x 1460.
@@ -96,73 +110,109 @@ impl HostSettings {
         }
     }
 
-    // sysctl -w ...
+    record! {
+        // sysctl -w ...
 
-    /// `net.ipv4.tcp_rmem = "min default max"` (man 7 tcp): `default` is the
-    /// initial receive buffer, `max` the autotuning ceiling, and `max` also
-    /// sizes the window scale.
-    pub fn set_tcp_rmem(&mut self, sizes: [u64; 3]) {
-        self.sysctl.tcp_rmem = sizes;
+        /// `net.ipv4.tcp_rmem = "min default max"` (man 7 tcp): `default` is the
+        /// initial receive buffer, `max` the autotuning ceiling, and `max` also
+        /// sizes the window scale.
+        fn set_tcp_rmem(sizes: [u64; 3]) => sysctl.tcp_rmem = sizes;
+
+        /// `net.ipv4.tcp_wmem = "min default max"`: the initial send buffer and
+        /// its autotuning ceiling.
+        fn set_tcp_wmem(sizes: [u64; 3]) => sysctl.tcp_wmem = sizes;
+
+        /// `net.core.rmem_max` (man 7 socket): the cap on `SO_RCVBUF` requests.
+        fn set_rmem_max(bytes: u64) => sysctl.rmem_max = bytes;
+
+        /// `net.core.wmem_max`: the cap on `SO_SNDBUF` requests.
+        fn set_wmem_max(bytes: u64) => sysctl.wmem_max = bytes;
+
+        /// `net.ipv4.tcp_moderate_rcvbuf`: receive-buffer autotuning
+        /// (`tcp_rcv_space_adjust`), unless `SO_RCVBUF` locks the buffer.
+        fn set_tcp_moderate_rcvbuf(on: bool) => sysctl.tcp_moderate_rcvbuf = on;
+
+        /// `net.ipv4.tcp_window_scaling`: offer window scaling (RFC 7323) in the SYN.
+        fn set_tcp_window_scaling(on: bool) => sysctl.tcp_window_scaling = on;
+
+        /// `net.ipv4.tcp_sack`: offer SACK (RFC 2018) in the SYN.
+        fn set_tcp_sack(on: bool) => sysctl.tcp_sack = on;
+
+        /// `net.core.default_qdisc`: with fq, every flow is paced at its `sk_pacing_rate`.
+        fn set_default_qdisc(qdisc: Qdisc) => sysctl.default_qdisc = qdisc;
+
+        /// `net.ipv4.tcp_congestion_control`.
+        fn set_tcp_congestion_control(cc: Algorithm) => sysctl.tcp_congestion_control = cc;
+
+        /// `net.ipv4.tcp_no_metrics_save`: 1 and `tcp_update_metrics` saves
+        /// nothing about the peer when a connection closes.
+        fn set_tcp_no_metrics_save(on: bool) => sysctl.tcp_no_metrics_save = on;
+
+        /// `net.ipv4.tcp_no_ssthresh_metrics_save`: 1 and it saves no ssthresh.
+        fn set_tcp_no_ssthresh_metrics_save(on: bool) => sysctl.tcp_no_ssthresh_metrics_save = on;
+
+        /// `net.ipv4.tcp_retries2`: unanswered probes before the connection is
+        /// dropped (`tcp_write_timeout`). `finish()` checks 1 to 255.
+        fn set_tcp_retries2(retries: u32) => sysctl.tcp_retries2 = retries;
+
+        /// `net.ipv4.tcp_slow_start_after_idle`: shrink cwnd after an idle
+        /// period longer than the RTO (`tcp_cwnd_restart`).
+        fn set_tcp_slow_start_after_idle(on: bool) => sysctl.tcp_slow_start_after_idle = on;
+
+        // setsockopt(...)
+
+        /// `setsockopt(SOL_SOCKET, SO_RCVBUF, asked)`: see [`sk_rcvbuf_for`] for
+        /// what the socket gets.
+        fn set_so_rcvbuf(asked: u64) => so_rcvbuf = Some(asked);
+
+        /// `setsockopt(SOL_SOCKET, SO_SNDBUF, asked)`: see [`sk_sndbuf_for`].
+        fn set_so_sndbuf(asked: u64) => so_sndbuf = Some(asked);
+
+        /// `TCP_CORK` (man 7 tcp): the application corks the socket while it
+        /// writes a message and uncorks it after the last write.
+        fn set_tcp_cork(on: bool) => tcp_cork = on;
+
+        /// `TCP_NODELAY` (man 7 tcp): no Nagle, whatever the stack's variant.
+        fn set_tcp_nodelay(on: bool) => tcp_nodelay = on;
+
+        /// `TCP_QUICKACK` (man 7 tcp): no delayed ACKs. Linux clears it again when
+        /// the connection turns interactive; applications re-set it after each
+        /// read. The simulator keeps it set, as such an application would.
+        fn set_tcp_quickack(on: bool) => tcp_quickack = on;
+
+        // ip route change ... initcwnd N initrwnd N quickack 1
+
+        /// Route attribute `initcwnd`: the initial congestion window in segments
+        /// (default `TCP_INIT_CWND`, `tcp_init_cwnd`).
+        fn set_route_initcwnd(segments: u32) => route_initcwnd = Some(segments);
+
+        /// Route attribute `initrwnd`: the initial receive window in segments of
+        /// advmss; see [`HostSettings::finish`] for how it meets the buffer.
+        fn set_route_initrwnd(segments: u32) => route_initrwnd = Some(segments);
+
+        /// Route attribute `quickack 1`: no delayed ACKs on this route.
+        fn set_route_quickack(on: bool) => route_quickack = on;
+
+        // The stack and the path
+
+        /// Which Nagle variant the stack implements when `TCP_NODELAY` is not
+        /// set: Linux's `Minshall` (the default) or BSD's `Classic`.
+        fn set_nagle(nagle: Nagle) => nagle = nagle;
+
+        /// The stack's delayed-ACK policy (Linux's by default).
+        fn set_delayed_ack(policy: DelayedAck) => delayed_ack = policy;
+
+        /// Payload bytes per full segment: path MTU − 52 (IPv4 20, TCP 20,
+        /// timestamps 12). advmss, which the SYN window is counted in, is MSS + 12.
+        fn set_mss(mss: u32) => mss = mss;
+
+        /// Not a Linux knob: the window a SYN should offer, as a reader picks it
+        /// on a slider. The buffer still decides first, as in
+        /// `tcp_select_initial_window`, so the SYN offers at most this.
+        fn set_syn_window_limit(bytes: u32) => syn_window_limit = Some(bytes);
     }
 
-    /// `net.ipv4.tcp_wmem = "min default max"`: the initial send buffer and
-    /// its autotuning ceiling.
-    pub fn set_tcp_wmem(&mut self, sizes: [u64; 3]) {
-        self.sysctl.tcp_wmem = sizes;
-    }
-
-    /// `net.core.rmem_max` (man 7 socket): the cap on `SO_RCVBUF` requests.
-    pub fn set_rmem_max(&mut self, bytes: u64) {
-        self.sysctl.rmem_max = bytes;
-    }
-
-    /// `net.core.wmem_max`: the cap on `SO_SNDBUF` requests.
-    pub fn set_wmem_max(&mut self, bytes: u64) {
-        self.sysctl.wmem_max = bytes;
-    }
-
-    /// `net.ipv4.tcp_moderate_rcvbuf`: receive-buffer autotuning
-    /// (`tcp_rcv_space_adjust`), unless `SO_RCVBUF` locks the buffer.
-    pub fn set_tcp_moderate_rcvbuf(&mut self, on: bool) {
-        self.sysctl.tcp_moderate_rcvbuf = on;
-    }
-
-    /// `net.ipv4.tcp_window_scaling`: offer window scaling (RFC 7323) in the SYN.
-    pub fn set_tcp_window_scaling(&mut self, on: bool) {
-        self.sysctl.tcp_window_scaling = on;
-    }
-
-    /// `net.ipv4.tcp_sack`: offer SACK (RFC 2018) in the SYN.
-    pub fn set_tcp_sack(&mut self, on: bool) {
-        self.sysctl.tcp_sack = on;
-    }
-
-    /// `net.core.default_qdisc`: with fq, every flow is paced at its `sk_pacing_rate`.
-    pub fn set_default_qdisc(&mut self, qdisc: Qdisc) {
-        self.sysctl.default_qdisc = qdisc;
-    }
-
-    /// `net.ipv4.tcp_congestion_control`.
-    pub fn set_tcp_congestion_control(&mut self, cc: Algorithm) {
-        self.sysctl.tcp_congestion_control = cc;
-    }
-
-    /// `net.ipv4.tcp_no_metrics_save`: 1 and `tcp_update_metrics` saves
-    /// nothing about the peer when a connection closes.
-    pub fn set_tcp_no_metrics_save(&mut self, on: bool) {
-        self.sysctl.tcp_no_metrics_save = on;
-    }
-
-    /// `net.ipv4.tcp_no_ssthresh_metrics_save`: 1 and it saves no ssthresh.
-    pub fn set_tcp_no_ssthresh_metrics_save(&mut self, on: bool) {
-        self.sysctl.tcp_no_ssthresh_metrics_save = on;
-    }
-
-    /// `net.ipv4.tcp_retries2`: unanswered probes before the connection is
-    /// dropped (`tcp_write_timeout`). `finish()` checks 1 to 255.
-    pub fn set_tcp_retries2(&mut self, retries: u32) {
-        self.sysctl.tcp_retries2 = retries;
-    }
+    // sysctl -w, with the sysctl's range checked
 
     /// `net.ipv4.tcp_adv_win_scale` (kernels before 6.6; setting it selects
     /// their accounting, `tcp_win_from_space`, instead of `scaling_ratio`).
@@ -178,88 +228,6 @@ impl HostSettings {
                 message: format!("{x} is outside the allowed range -31 to 31 (not 0)"),
             }),
         }
-    }
-
-    /// `net.ipv4.tcp_slow_start_after_idle`: shrink cwnd after an idle
-    /// period longer than the RTO (`tcp_cwnd_restart`).
-    pub fn set_tcp_slow_start_after_idle(&mut self, on: bool) {
-        self.sysctl.tcp_slow_start_after_idle = on;
-    }
-
-    // setsockopt(...)
-
-    /// `setsockopt(SOL_SOCKET, SO_RCVBUF, asked)`: see [`sk_rcvbuf_for`] for
-    /// what the socket gets.
-    pub fn set_so_rcvbuf(&mut self, asked: u64) {
-        self.so_rcvbuf = Some(asked);
-    }
-
-    /// `setsockopt(SOL_SOCKET, SO_SNDBUF, asked)`: see [`sk_sndbuf_for`].
-    pub fn set_so_sndbuf(&mut self, asked: u64) {
-        self.so_sndbuf = Some(asked);
-    }
-
-    /// `TCP_CORK` (man 7 tcp): the application corks the socket while it
-    /// writes a message and uncorks it after the last write.
-    pub fn set_tcp_cork(&mut self, on: bool) {
-        self.tcp_cork = on;
-    }
-
-    /// `TCP_NODELAY` (man 7 tcp): no Nagle, whatever the stack's variant.
-    pub fn set_tcp_nodelay(&mut self, on: bool) {
-        self.tcp_nodelay = on;
-    }
-
-    /// `TCP_QUICKACK` (man 7 tcp): no delayed ACKs. Linux clears it again when
-    /// the connection turns interactive; applications re-set it after each
-    /// read. The simulator keeps it set, as such an application would.
-    pub fn set_tcp_quickack(&mut self, on: bool) {
-        self.tcp_quickack = on;
-    }
-
-    // ip route change ... initcwnd N initrwnd N quickack 1
-
-    /// Route attribute `initcwnd`: the initial congestion window in segments
-    /// (default `TCP_INIT_CWND`, `tcp_init_cwnd`).
-    pub fn set_route_initcwnd(&mut self, segments: u32) {
-        self.route_initcwnd = Some(segments);
-    }
-
-    /// Route attribute `initrwnd`: the initial receive window in segments of
-    /// advmss; see [`HostSettings::finish`] for how it meets the buffer.
-    pub fn set_route_initrwnd(&mut self, segments: u32) {
-        self.route_initrwnd = Some(segments);
-    }
-
-    /// Route attribute `quickack 1`: no delayed ACKs on this route.
-    pub fn set_route_quickack(&mut self, on: bool) {
-        self.route_quickack = on;
-    }
-
-    // The stack and the path
-
-    /// Which Nagle variant the stack implements when `TCP_NODELAY` is not
-    /// set: Linux's `Minshall` (the default) or BSD's `Classic`.
-    pub fn set_nagle(&mut self, nagle: Nagle) {
-        self.nagle = nagle;
-    }
-
-    /// The stack's delayed-ACK policy (Linux's by default).
-    pub fn set_delayed_ack(&mut self, policy: DelayedAck) {
-        self.delayed_ack = policy;
-    }
-
-    /// Payload bytes per full segment: path MTU − 52 (IPv4 20, TCP 20,
-    /// timestamps 12). advmss, which the SYN window is counted in, is MSS + 12.
-    pub fn set_mss(&mut self, mss: u32) {
-        self.mss = mss;
-    }
-
-    /// Not a Linux knob: the window a SYN should offer, as a reader picks it
-    /// on a slider. The buffer still decides first, as in
-    /// `tcp_select_initial_window`, so the SYN offers at most this.
-    pub fn set_syn_window_limit(&mut self, bytes: u32) {
-        self.syn_window_limit = Some(bytes);
     }
 
     /// What the kernel derives from the settings, checked against the ranges
@@ -288,13 +256,8 @@ impl HostSettings {
     fn sender(&self) -> SenderConfig {
         let s = &self.sysctl;
         // SO_SNDBUF sets SOCK_SNDBUF_LOCK: tcp_sndbuf_expand leaves the buffer alone.
-        let (sndbuf, sndbuf_max, sndbuf_autotune) = match self.so_sndbuf {
-            Some(asked) => {
-                let sndbuf = sk_sndbuf_for(asked, s.wmem_max);
-                (sndbuf, sndbuf, false)
-            }
-            None => (s.tcp_wmem[1], s.tcp_wmem[2], true),
-        };
+        let locked = self.so_sndbuf.map(|asked| sk_sndbuf_for(asked, s.wmem_max));
+        let (sndbuf, sndbuf_max, sndbuf_autotune) = initial_buffer(locked, s.tcp_wmem, true);
         SenderConfig {
             mss: self.mss,
             initcwnd: self.route_initcwnd.unwrap_or(TCP_INIT_CWND),
@@ -318,14 +281,10 @@ impl HostSettings {
     fn receiver(&self) -> ReceiverConfig {
         let s = &self.sysctl;
         // SO_RCVBUF sets SOCK_RCVBUF_LOCK: tcp_rcv_space_adjust no longer
-        // grows the buffer, so its ceiling is the buffer itself.
-        let (rcvbuf, rcvbuf_max, autotune) = match self.so_rcvbuf {
-            Some(asked) => {
-                let rcvbuf = sk_rcvbuf_for(asked, s.rmem_max);
-                (rcvbuf, rcvbuf, false)
-            }
-            None => (s.tcp_rmem[1], s.tcp_rmem[2], s.tcp_moderate_rcvbuf),
-        };
+        // grows the buffer.
+        let locked = self.so_rcvbuf.map(|asked| sk_rcvbuf_for(asked, s.rmem_max));
+        let (rcvbuf, rcvbuf_max, autotune) =
+            initial_buffer(locked, s.tcp_rmem, s.tcp_moderate_rcvbuf);
         let mut receiver = ReceiverConfig {
             syn_window: 0, // from the buffer, below
             rcvbuf,
@@ -334,6 +293,7 @@ impl HostSettings {
             window_share: s
                 .tcp_adv_win_scale
                 .map_or(WindowShare::ScalingRatio, WindowShare::AdvWinScale),
+            // For the largest buffer the socket could get, whatever SO_RCVBUF says.
             wscale: ReceiverConfig::wscale_for(s.tcp_rmem[2].max(s.rmem_max)),
             window_scaling: s.tcp_window_scaling,
             delayed_ack: self.delayed_ack.clone(),
@@ -359,6 +319,23 @@ impl HostSettings {
         syn.max(1) as u32
     }
 }
+
+/// A socket's first buffer, its ceiling and whether it autotunes: the buffer
+/// `SO_*BUF` locked it at, which then never grows; or `tcp_*mem[1]`, which
+/// autotuning may grow up to `tcp_*mem[2]`.
+fn initial_buffer(locked: Option<u64>, tcp_mem: [u64; 3], autotune: bool) -> (u64, u64, bool) {
+    match locked {
+        Some(buf) => (buf, buf, false),
+        None => (tcp_mem[1], tcp_mem[2], autotune),
+    }
+}
+
+/// `SOCK_MIN_RCVBUF` (include/net/sock.h): 2048 + sizeof(struct sk_buff), the
+/// least `SO_RCVBUF` leaves a socket.
+pub const SOCK_MIN_RCVBUF: u64 = 2_304;
+/// `SOCK_MIN_SNDBUF` (include/net/sock.h): twice `TCP_SKB_MIN_TRUESIZE`, the
+/// least `SO_SNDBUF` leaves a socket.
+pub const SOCK_MIN_SNDBUF: u64 = 4_608;
 
 /// `sk_rcvbuf` after `setsockopt(SO_RCVBUF, asked)` (`sock_setsockopt` →
 /// `__sock_set_rcvbuf`, net/core/sock.c; man 7 socket): capped at

@@ -28,7 +28,9 @@ mod sysctl;
 pub use crate::tcp::receive_window::WindowShare;
 pub use app::{ChunkedWrites, Pacing, RequestResponse};
 pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
-pub use host_settings::{HostSettings, sk_rcvbuf_for, sk_sndbuf_for};
+pub use host_settings::{
+    HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
+};
 pub use path::PathConfig;
 pub use sysctl::{Qdisc, Sysctls};
 
@@ -41,24 +43,18 @@ pub const DEFAULT_MSS: u32 = 1448;
 /// What a Linux client advertises in its SYN with default buffers: 65535 rounded
 /// down to a multiple of the 1460-byte MSS (44 x 1460), see `tcp_select_initial_window`.
 pub const DEFAULT_SYN_WINDOW: u32 = 64_240;
+/// The first of `net.ipv4.tcp_wmem` and `tcp_rmem`: one page (`tcp_init`, net/ipv4/tcp.c).
+pub const PAGE_SIZE: u64 = 4_096;
 /// `net.ipv4.tcp_wmem` = 4096 16384 4194304.
-pub const TCP_WMEM_MIN: u64 = 4_096;
 pub const TCP_WMEM_DEFAULT: u64 = 16_384;
 pub const TCP_WMEM_MAX: u64 = 4_194_304;
 /// `net.ipv4.tcp_rmem` = 4096 131072 6291456 in current kernels.
-pub const TCP_RMEM_MIN: u64 = 4_096;
 pub const TCP_RMEM_DEFAULT: u64 = 131_072;
 pub const TCP_RMEM_MAX: u64 = 6_291_456;
 /// `net.core.rmem_max` default: the cap on `SO_RCVBUF` requests.
 pub const RMEM_MAX_DEFAULT: u64 = 212_992;
 /// `net.core.wmem_max` default: the cap on `SO_SNDBUF` requests.
 pub const WMEM_MAX_DEFAULT: u64 = 212_992;
-/// `SOCK_MIN_RCVBUF` (include/net/sock.h): 2048 + sizeof(struct sk_buff), the
-/// least `SO_RCVBUF` leaves a socket.
-pub const SOCK_MIN_RCVBUF: u64 = 2_304;
-/// `SOCK_MIN_SNDBUF` (include/net/sock.h): twice `TCP_SKB_MIN_TRUESIZE`, the
-/// least `SO_SNDBUF` leaves a socket.
-pub const SOCK_MIN_SNDBUF: u64 = 4_608;
 /// `TCP_DELACK_MIN` (include/net/tcp.h): HZ/25 = 40 ms.
 pub const TCP_DELACK_MIN: SimDuration = SimDuration::from_millis(40);
 /// `TCP_TIMEOUT_INIT`: 1 s before any RTT sample (RFC 6298 2.1).
@@ -71,7 +67,7 @@ pub const TCP_RETRIES2: u32 = 15;
 pub const TCP_RTO_MAX: SimDuration = SimDuration::from_secs(120);
 /// Linux's default `txqueuelen` is 1000 packets; at 1500 bytes that is this many bytes.
 pub const DEFAULT_QUEUE_BYTES: u64 = 1000 * 1500;
-/// Window scale both ends offer with default buffers (tcp_rmem[2] = 6 MB needs 7).
+/// Window scale both ends offer with default buffers (`tcp_rmem[2]` = 6 MB needs 7).
 pub const DEFAULT_WSCALE: u8 = 7;
 
 #[derive(Clone, Debug, PartialEq)]

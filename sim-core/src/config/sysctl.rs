@@ -8,8 +8,8 @@
 //! defaults.
 
 use super::{
-    RMEM_MAX_DEFAULT, TCP_RETRIES2, TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_RMEM_MIN, TCP_WMEM_DEFAULT,
-    TCP_WMEM_MAX, TCP_WMEM_MIN, WMEM_MAX_DEFAULT,
+    PAGE_SIZE, RMEM_MAX_DEFAULT, TCP_RETRIES2, TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_WMEM_DEFAULT,
+    TCP_WMEM_MAX, WMEM_MAX_DEFAULT,
 };
 use crate::cc::Algorithm;
 
@@ -53,8 +53,8 @@ impl Default for Sysctls {
     /// Linux 6.x as shipped (Debian, Ubuntu, Fedora kernels).
     fn default() -> Self {
         Sysctls {
-            tcp_rmem: [TCP_RMEM_MIN, TCP_RMEM_DEFAULT, TCP_RMEM_MAX],
-            tcp_wmem: [TCP_WMEM_MIN, TCP_WMEM_DEFAULT, TCP_WMEM_MAX],
+            tcp_rmem: [PAGE_SIZE, TCP_RMEM_DEFAULT, TCP_RMEM_MAX],
+            tcp_wmem: [PAGE_SIZE, TCP_WMEM_DEFAULT, TCP_WMEM_MAX],
             rmem_max: RMEM_MAX_DEFAULT,
             wmem_max: WMEM_MAX_DEFAULT,
             tcp_moderate_rcvbuf: true,

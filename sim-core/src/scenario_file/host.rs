@@ -96,15 +96,7 @@ fn set_sysctl(s: &mut HostSettings, key: &str, name: &str, v: &Value) -> Result<
         "net.core.rmem_max" => s.set_rmem_max(bytes(key, v)?),
         "net.core.wmem_max" => s.set_wmem_max(bytes(key, v)?),
         "net.ipv4.tcp_wmem" => s.set_tcp_wmem(three_sizes(key, v)?),
-        other => {
-            return Err(err(
-                key,
-                format!(
-                    "sysctl `{other}` is not modelled (known: {})",
-                    KNOWN_SYSCTLS.join(", ")
-                ),
-            ));
-        }
+        other => return Err(not_modelled(key, "sysctl", other, KNOWN_SYSCTLS)),
     }
     Ok(())
 }
@@ -117,17 +109,20 @@ fn set_sockopt(s: &mut HostSettings, key: &str, name: &str, v: &Value) -> Result
         "TCP_CORK" => s.set_tcp_cork(flag(key, v)?),
         "TCP_NODELAY" => s.set_tcp_nodelay(flag(key, v)?),
         "TCP_QUICKACK" => s.set_tcp_quickack(flag(key, v)?),
-        other => {
-            return Err(err(
-                key,
-                format!(
-                    "socket option `{other}` is not modelled (known: {})",
-                    KNOWN_SOCKOPTS.join(", ")
-                ),
-            ));
-        }
+        other => return Err(not_modelled(key, "socket option", other, KNOWN_SOCKOPTS)),
     }
     Ok(())
+}
+
+/// A key this version does not model, with the ones it does.
+fn not_modelled(key: &str, what: &str, name: &str, known: &[&str]) -> FileError {
+    err(
+        key,
+        format!(
+            "{what} `{name}` is not modelled (known: {})",
+            known.join(", ")
+        ),
+    )
 }
 
 impl RouteSection {

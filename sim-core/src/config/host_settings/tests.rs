@@ -2,7 +2,7 @@
 //! worked out by hand from them (net/core/sock.c, tcp_select_initial_window).
 
 use super::*;
-use crate::config::{RMEM_MAX_DEFAULT, Scenario, TCP_RMEM_MAX, TCP_RMEM_MIN, WMEM_MAX_DEFAULT};
+use crate::config::{PAGE_SIZE, RMEM_MAX_DEFAULT, Scenario, TCP_RMEM_MAX, WMEM_MAX_DEFAULT};
 use crate::time::SimDuration;
 
 fn finish(set: impl FnOnce(&mut HostSettings)) -> HostConfig {
@@ -291,7 +291,7 @@ fn slow_start_by_settings(mss: u32, initcwnd: u32, rcvbuf: u64, rwnd: u32) -> Sc
     server.set_route_initcwnd(initcwnd);
     let mut client = HostSettings::default();
     client.set_mss(mss);
-    client.set_tcp_rmem([TCP_RMEM_MIN, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
+    client.set_tcp_rmem([PAGE_SIZE, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
     client.set_syn_window_limit(rwnd);
     Scenario {
         server: server.finish().unwrap(),
