@@ -3,6 +3,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, openPage } from "./support/browser.mjs";
+import { distinctColours } from "./support/canvas.mjs";
+import { Widget } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -21,58 +23,56 @@ async function openChapter(contextOptions) {
     WIDGETS,
     { timeout: 15000 },
   );
-  return opened;
+  return { ...opened, first: new Widget(opened.page, FIRST) };
 }
 
-const clockText = (page, w = FIRST) => page.locator(`${w} [data-readout="clock"]`).innerText();
-/// The time cursor in ms, from the clock readout "t = 1.234 ms / 60.000 ms".
-const clockMs = async (page, w = FIRST) => parseFloat((await clockText(page, w)).replace("t = ", ""));
 
 test("with reduced motion the widget waits, says how to step, and s steps one event", async () => {
   // Without the preference there is no such note: the note below is the widget's answer to it.
   {
-    const { page, close } = await openChapter();
-    assert.doesNotMatch((await page.locator(`${FIRST} .tw-notes`).allInnerTexts()).join(" "), /reduced motion/i);
+    const { page, first, close } = await openChapter();
+    assert.doesNotMatch((await first.locator(".tw-notes").allInnerTexts()).join(" "), /reduced motion/i);
     await close();
   }
-  const { page, problems, close } = await openChapter({ reducedMotion: "reduce" });
+  const { page, first, problems, close } = await openChapter({ reducedMotion: "reduce" });
   assert.ok(await page.evaluate(() => matchMedia("(prefers-reduced-motion: reduce)").matches), "the preference is seen");
   for (const w of await page.locator(WIDGETS).evaluateAll((ws) => ws.map((x) => `#${x.id}`))) {
-    const start = await clockText(page, w);
+    const widget = new Widget(page, w);
+    const start = await widget.clockText();
     assert.match(start, /^t = 0\.000 ms \//, `${w} starts at the beginning`);
-    assert.match(await page.locator(`${w} button.tw-play`).innerText(), /Play/, `${w} is not playing`);
-    assert.equal(await page.locator(`${w} button.tw-play`).getAttribute("aria-label"), "Play (space)");
-    const notes = await page.locator(`${w} .tw-notes`).innerText();
+    assert.match(await widget.playButton.innerText(), /Play/, `${w} is not playing`);
+    assert.equal(await widget.playButton.getAttribute("aria-label"), "Play (space)");
+    const notes = await widget.locator(".tw-notes").innerText();
     assert.match(notes, /reduced motion/i, `${w} explains why it waits`);
     assert.match(notes, /Step with s \(next event\)/, `${w} says how to step`);
   }
-  const start = await clockText(page);
+  const start = await first.clockText();
   await page.waitForTimeout(1000);
-  assert.equal(await clockText(page), start, "the clock stayed put for a second");
+  assert.equal(await first.clockText(), start, "the clock stayed put for a second");
 
   // Keyboard, from inside the widget: s steps to the next event, and only that.
-  await page.locator(`${FIRST} button.tw-play`).focus();
+  await first.playButton.focus();
   await page.keyboard.press("s");
-  const t1 = await clockMs(page);
+  const t1 = await first.clockMs();
   await page.keyboard.press("s");
-  const t2 = await clockMs(page);
+  const t2 = await first.clockMs();
   assert.ok(t1 > 0 && t2 > t1, `s moved the clock: 0 -> ${t1} -> ${t2} ms`);
-  assert.match(await page.locator(`${FIRST} button.tw-play`).innerText(), /Play/, "stepping does not start playback");
-  assert.equal(await page.locator(`${FIRST} .tw-scrubber`).getAttribute("aria-valuetext"), `${t2.toFixed(3)} ms`);
+  assert.match(await first.playButton.innerText(), /Play/, "stepping does not start playback");
+  assert.equal(await first.scrubber.getAttribute("aria-valuetext"), `${t2.toFixed(3)} ms`);
   // One event each: the same instants the "Next event" button lands on from
   // the start, and before the first ACK (one step must not skip to it).
-  await page.locator(`${FIRST} button.tw-restart`).click();
-  assert.equal(await clockMs(page), 0);
-  await page.locator(`${FIRST} button`, { hasText: "Next event" }).click();
-  assert.equal(await clockMs(page), t1, "one s = one Next event");
-  await page.locator(`${FIRST} button`, { hasText: "Next event" }).click();
-  assert.equal(await clockMs(page), t2, "two s = two Next event");
-  await page.locator(`${FIRST} button.tw-restart`).click();
-  await page.locator(`${FIRST} button`, { hasText: "Next ACK" }).click();
-  assert.ok(t1 < (await clockMs(page)), "the first step stops before the first ACK");
-  const after = await clockText(page);
+  await first.restart();
+  assert.equal(await first.clockMs(), 0);
+  await first.step("event");
+  assert.equal(await first.clockMs(), t1, "one s = one Next event");
+  await first.step("event");
+  assert.equal(await first.clockMs(), t2, "two s = two Next event");
+  await first.restart();
+  await first.step("ack");
+  assert.ok(t1 < (await first.clockMs()), "the first step stops before the first ACK");
+  const after = await first.clockText();
   await page.waitForTimeout(500);
-  assert.equal(await clockText(page), after, "still waiting after the steps");
+  assert.equal(await first.clockText(), after, "still waiting after the steps");
   assert.deepEqual(problems.console, []);
   await close();
 });
@@ -123,22 +123,21 @@ function assertFits(layout, width) {
 
 test("at 360 px wide the widgets fit the content column and every canvas is drawn", async () => {
   const width = 360;
-  const { page, problems, close } = await openChapter({ viewport: { width, height: 740 }, deviceScaleFactor: 2 });
+  const { page, first, problems, close } = await openChapter({ viewport: { width, height: 740 }, deviceScaleFactor: 2 });
   assertFits(await widgetLayout(page), width);
   // Mid-run, with a data table open (it scrolls in its own box).
-  await page.locator(`${FIRST} button`, { hasText: "+1 RTT" }).click();
-  await page.locator(`${FIRST} .tw-slots > div:first-child button`, { hasText: "Data table" }).click();
-  await page.waitForSelector(`${FIRST} .tw-table-scroll table`);
+  await first.step("rtt");
+  await first.chartPanel(1).locator("button", { hasText: "Data table" }).click();
+  await page.waitForSelector(first.css(".tw-table-scroll table"));
   assertFits(await widgetLayout(page), width);
-  const canvases = await page.locator(`${WIDGETS} canvas[data-view]`).evaluateAll((cs) =>
-    cs.map((c) => {
-      const data = c.width && c.height ? c.getContext("2d").getImageData(0, 0, c.width, c.height).data : [];
-      const seen = new Set();
-      for (let i = 0; i < data.length; i += 4 * 3) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  const canvases = [];
+  for (const canvas of await page.locator(`${WIDGETS} canvas[data-view]`).all()) {
+    const placed = await canvas.evaluate((c) => {
       const r = c.getBoundingClientRect();
-      return { where: `${c.closest(".tcp-widget").id} ${c.dataset.view}`, w: c.width, h: c.height, cw: r.width, ch: r.height, right: r.right, colours: seen.size };
-    }),
-  );
+      return { where: `${c.closest(".tcp-widget").id} ${c.dataset.view}`, w: c.width, h: c.height, cw: r.width, ch: r.height, right: r.right };
+    });
+    canvases.push({ ...placed, colours: await distinctColours(canvas, 3) });
+  }
   const widgets = await page.locator(WIDGETS).count();
   assert.ok(canvases.length >= 3 * widgets, `${canvases.length} canvases in ${widgets} widgets`);
   for (const c of canvases) {
@@ -159,12 +158,12 @@ test(
   "at 360 px wide opening the command-output panels keeps the widget in the column",
   async () => {
     const width = 360;
-    const { page, problems, close } = await openChapter({ viewport: { width, height: 740 } });
-    await page.locator(`${FIRST} button`, { hasText: "+1 RTT" }).click();
-    for (const summary of await page.locator(`${FIRST} .tw-panels summary`).all()) await summary.click();
-    const details = await page.locator(`${FIRST} .tw-panels details`).count();
+    const { page, first, problems, close } = await openChapter({ viewport: { width, height: 740 } });
+    await first.step("rtt");
+    for (const summary of await first.locator(".tw-panels summary").all()) await summary.click();
+    const details = await first.locator(".tw-panels details").count();
     assert.ok(details >= 2);
-    assert.equal(await page.locator(`${FIRST} .tw-panels details[open]`).count(), details);
+    assert.equal(await first.locator(".tw-panels details[open]").count(), details);
     try {
       assertFits(await widgetLayout(page), width);
     } finally {
@@ -179,9 +178,9 @@ test("every canvas, control and the scrubber have names for assistive technology
   const cdp = await page.context().newCDPSession(page);
   const ids = await page.locator(WIDGETS).evaluateAll((ws) => ws.map((w) => w.id));
   for (const id of ids) {
-    const w = `#${id}`;
+    const widget = new Widget(page, `#${id}`);
     // The DOM: canvases are images with a description.
-    const canvases = await page.locator(`${w} canvas`).evaluateAll((cs) => cs.map((c) => [c.dataset.view, c.getAttribute("role"), c.getAttribute("aria-label")]));
+    const canvases = await widget.locator("canvas").evaluateAll((cs) => cs.map((c) => [c.dataset.view, c.getAttribute("role"), c.getAttribute("aria-label")]));
     assert.ok(canvases.length >= 3, `${id} has its canvases`);
     for (const [view, role, label] of canvases) {
       assert.equal(role, "img", `${id} ${view} canvas role`);
@@ -191,7 +190,7 @@ test("every canvas, control and the scrubber have names for assistive technology
     // with a non-empty accessible name (whatever gives it: aria-label, a
     // <label>, or its text).
     const { result } = await cdp.send("Runtime.evaluate", { expression: `document.getElementById(${JSON.stringify(id)})` });
-    const counts = await page.locator(w).evaluate((el) => ({
+    const counts = await widget.root.evaluate((el) => ({
       button: el.querySelectorAll("button").length,
       slider: el.querySelectorAll('input[type="range"]').length,
       combobox: el.querySelectorAll("select").length,
@@ -208,14 +207,14 @@ test("every canvas, control and the scrubber have names for assistive technology
       }
     }
     // The scrubber says the time, not a number out of 1000, and follows the cursor.
-    const scrubber = page.locator(`${w} .tw-scrubber`);
+    const scrubber = widget.scrubber;
     assert.equal(await scrubber.getAttribute("aria-label"), "Time cursor");
     assert.equal(await scrubber.getAttribute("aria-valuetext"), "0.000 ms");
-    await page.locator(`${w} button`, { hasText: "+1 RTT" }).click();
-    const t = (await clockText(page, w)).match(/^t = (\S+ m?s)/)[1];
+    await widget.step("rtt");
+    const t = (await widget.clockText()).match(/^t = (\S+ m?s)/)[1];
     assert.equal(await scrubber.getAttribute("aria-valuetext"), t, `${id} scrubber follows the clock`);
     // Each parameter slider says its value with units, like the readout beside it.
-    const sliders = await page.locator(`${w} input[type="range"]:not(.tw-scrubber)`).evaluateAll((rs) =>
+    const sliders = await widget.locator('input[type="range"]:not(.tw-scrubber)').evaluateAll((rs) =>
       rs.map((r) => [r.id, r.getAttribute("aria-valuetext"), document.querySelector(`output[for="${r.id}"]`)?.textContent]),
     );
     assert.ok(sliders.length >= 5);
@@ -227,9 +226,9 @@ test("every canvas, control and the scrubber have names for assistive technology
 });
 
 test("every chart offers its data as a table with a caption and rows", async () => {
-  const { page, problems, close } = await openChapter();
-  const figure = (slot) => (slot === 0 ? page.locator(`${FIRST} figure.tw-view`).first() : page.locator(`${FIRST} .tw-slots > div`).nth(slot - 1).locator("figure"));
-  const views = await page.locator(`${FIRST} .tw-slot select`).first().locator("option").evaluateAll((os) => os.map((o) => o.value));
+  const { page, first, problems, close } = await openChapter();
+  const figure = (slot) => (slot === 0 ? first.locator("figure.tw-view").first() : first.chartPanel(slot).locator("figure"));
+  const views = await first.locator(".tw-slot select").first().locator("option").evaluateAll((os) => os.map((o) => o.value));
   assert.ok(views.length >= 5, `chart views: ${views}`);
   const captions = new Map();
   const check = async (slot, view) => {
@@ -252,12 +251,11 @@ test("every chart offers its data as a table with a caption and rows", async () 
   };
   await check(0, "path");
   for (const view of views) {
-    await page.locator(`${FIRST} .tw-slot select`).first().selectOption(view);
-    await page.waitForSelector(`${FIRST} .tw-slots > div:first-child canvas[data-view="${view}"]`);
+    await first.showView(view, 1);
     await check(1, view);
   }
   // The second panel has its own table too.
-  await check(2, await page.locator(`${FIRST} .tw-slot select`).nth(1).inputValue());
+  await check(2, await first.locator(".tw-slot select").nth(1).inputValue());
   assert.equal(new Set(captions.values()).size, captions.size, `each view has its own table: ${[...captions.values()].join(" | ")}`);
   assert.deepEqual(problems.console, []);
   await close();

@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BOOK_DIR, setup } from "./support/browser.mjs";
+import { notBlank } from "./support/canvas.mjs";
 import { serveBook } from "./support/server.mjs";
+import { Widget } from "./support/widget.mjs";
 
 let env, wiki;
 before(async () => {
@@ -32,27 +34,20 @@ async function newPage(contextOptions = {}) {
   return { page, problems, context };
 }
 
-/// Waits until the widget (a locator in a page or a frame; locators pierce
-/// shadow roots) has simulated its run and drawn it, then plays it: the
-/// clock moves and the path view holds a drawing.
+/// Waits until the widget (in a page or a frame; locators pierce shadow
+/// roots) has simulated its run and drawn it, then plays it: the clock moves
+/// and the path view holds a drawing.
 async function seeItRun(scope, selector) {
-  const widget = scope.locator(selector);
-  await widget.locator(".tw-play:enabled").waitFor({ timeout: 20000 });
-  const clock = widget.locator('[data-readout="clock"]');
-  const before = await clock.innerText();
-  await widget.locator(".tw-play").click();
+  const widget = new Widget(scope, selector);
+  await widget.waitInteractive(20000);
+  const before = await widget.clockText();
+  await widget.play();
   const deadline = Date.now() + 10000;
-  while ((await clock.innerText()) === before) {
+  while ((await widget.clockText()) === before) {
     assert.ok(Date.now() < deadline, `the clock stayed at ${before}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const inked = await widget.locator('canvas[data-view="path"]').evaluate((c) => {
-    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-    const first = d.slice(0, 4).join();
-    for (let i = 0; i < d.length; i += 4 * 97) if (d.slice(i, i + 4).join() !== first) return true;
-    return false;
-  });
-  assert.ok(inked, "the path view is drawn");
+  assert.ok(await notBlank(widget.canvas("path")), "the path view is drawn");
 }
 
 test("the book opened from disk (file://) runs its widgets", async () => {
@@ -71,7 +66,8 @@ test("(a) the iframe page runs in a frame on another origin and the frame sizes 
   const frame = page.frameLocator("iframe");
   await seeItRun(frame, "tcp-widget .tcp-widget");
   // The URL's settings reached the widget: rtt=20ms on the seed-7ms preset.
-  assert.equal(await frame.locator('tcp-widget input[type="text"][id$="-rtt-text"]').inputValue(), "20ms");
+  const widget = await Widget.find(frame, "tcp-widget .tcp-widget");
+  assert.equal(await widget.slider("rtt").text.inputValue(), "20ms");
   // The frame grew from its 150 px to the widget's height, and follows it.
   const inner = async () => (await frame.locator("html").evaluate((h) => Math.ceil(h.getBoundingClientRect().height)));
   await page.waitForFunction(() => parseFloat(document.querySelector("iframe").style.height) > 400);
@@ -89,11 +85,11 @@ test("(b) the custom element runs on a foreign page, isolated from its styles bo
   const { page, problems, context } = await newPage();
   await page.goto(wiki.url + "wiki-element.html");
   await seeItRun(page, "#friendly .tcp-widget");
-  const friendly = page.locator("#friendly .tcp-widget");
-  assert.equal(await friendly.locator('input[id$="-rtt-text"]').inputValue(), "20ms");
+  const friendly = await Widget.find(page, "#friendly .tcp-widget");
+  assert.equal(await friendly.slider("rtt").text.inputValue(), "20ms");
   // The page's styles stop at the shadow root: its colours, fonts, button
   // and canvas rules do not reach the widget.
-  const inside = await friendly.evaluate((w) => {
+  const inside = await friendly.root.evaluate((w) => {
     const s = getComputedStyle(w);
     const b = getComputedStyle(w.querySelector("button"));
     const c = getComputedStyle(w.querySelector("canvas"));
@@ -114,9 +110,9 @@ test("(b) the custom element runs on a foreign page, isolated from its styles bo
   assert.equal(outside.grid, "block");
   assert.equal(outside.loading, "normal");
   // theme="dark" gives dark paper.
-  await page.locator("#dark .tw-play:enabled").waitFor({ timeout: 20000 });
-  const dark = await page.locator("#dark .tcp-widget").evaluate((w) => getComputedStyle(w).backgroundColor);
-  assert.equal(dark, "rgb(22, 25, 35)");
+  const dark = new Widget(page, "#dark .tcp-widget");
+  await dark.waitInteractive(20000);
+  assert.equal(await dark.root.evaluate((w) => getComputedStyle(w).backgroundColor), "rgb(22, 25, 35)");
   assert.deepEqual(problems.console, []);
   await context.close();
 });
@@ -124,12 +120,12 @@ test("(b) the custom element runs on a foreign page, isolated from its styles bo
 test("(b) hostile attribute values and names are inert: notes, safe values, no markup, no script", async () => {
   const { page, problems, context } = await newPage();
   await page.goto(wiki.url + "wiki-element.html");
-  const hostile = page.locator("#hostile .tcp-widget");
-  await hostile.locator(".tw-play:enabled").waitFor({ timeout: 20000 });
+  const hostile = await Widget.find(page, "#hostile .tcp-widget");
+  await hostile.waitInteractive(20000);
   const notes = await hostile.locator(".tw-notes").innerText();
   assert.match(notes, /Ignored/);
   // Each bad value fell back to a safe one: the defaults.
-  assert.equal(await hostile.locator('input[id$="-rtt-text"]').inputValue(), "7ms");
+  assert.equal(await hostile.slider("rtt").text.inputValue(), "7ms");
   assert.equal(await hostile.locator("img, script, svg").count(), 0);
   const unknown = page.locator("#unknown .tcp-widget");
   await page.waitForFunction(() => document.querySelector("#unknown").shadowRoot?.querySelector(".tw-error"));

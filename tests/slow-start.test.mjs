@@ -2,7 +2,8 @@
 // sliders, animates, and keeps keyboard input away from mdBook's navigation.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { setup, openPage } from "./support/browser.mjs";
+import { setup } from "./support/browser.mjs";
+import { openWidget } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -10,115 +11,93 @@ after(async () => env && (await env.close()));
 
 const FIRST = "#slow-start-1";
 
-async function openChapter(options) {
-  const opened = await openPage(env, "slow-start.html", options);
-  // The run simulates in slices after mounting; the readouts appear when it is done.
-  await opened.page.waitForSelector(`${FIRST} [data-readout="completion"]`, { timeout: 10000 });
-  return opened;
-}
-
-const readout = (page, name) => page.locator(`${FIRST} [data-readout="${name}"]`).innerText();
-/// The time cursor in ms, from the clock readout "t = 1.234 ms / 60.000 ms".
-const clockMs = async (page) => parseFloat((await readout(page, "clock")).replace("t = ", ""));
-
-/// Counts distinct colours in a canvas: a blank or single-colour canvas has at most one.
-async function distinctColours(page, selector) {
-  return page.locator(selector).evaluate((canvas) => {
-    const { width, height } = canvas;
-    const data = canvas.getContext("2d").getImageData(0, 0, width, height).data;
-    const seen = new Set();
-    for (let i = 0; i < data.length; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-    return seen.size;
-  });
-}
+// The run simulates in slices after mounting; the readouts appear when it is done.
+const openChapter = (options) => openWidget(env, "slow-start.html", FIRST, options);
 
 test("the widget mounts from its directive with the preset's values", async () => {
-  const { page, problems, close } = await openChapter();
-  assert.equal(await page.locator(`${FIRST} output[data-param="rtt"]`).innerText(), "7 ms");
-  assert.equal(await page.locator(`${FIRST} output[data-param="initcwnd"]`).innerText(), "10");
-  assert.equal(await page.locator(`${FIRST} output[data-param="size"]`).innerText(), "512 KiB");
-  assert.match(await readout(page, "completion"), /^\d+\.\d\d ms$/);
+  const { widget: w, problems, close } = await openChapter();
+  assert.equal(await w.slider("rtt").value(), "7 ms");
+  assert.equal(await w.slider("initcwnd").value(), "10");
+  assert.equal(await w.slider("size").value(), "512 KiB");
+  assert.match(await w.readout("completion"), /^\d+\.\d\d ms$/);
   assert.deepEqual(problems.console, []);
   await close();
 });
 
 test("the cwnd chart and the path view hold a drawing", async () => {
-  const { page, close } = await openChapter();
-  assert.ok((await distinctColours(page, `${FIRST} canvas[data-view="cwnd"]`)) > 3, "chart canvas is drawn");
-  assert.ok((await distinctColours(page, `${FIRST} canvas[data-view="path"]`)) > 3, "path canvas is drawn");
+  const { widget: w, close } = await openChapter();
+  assert.ok(await w.inkedCanvas("cwnd"), "chart canvas is drawn");
+  assert.ok(await w.inkedCanvas("path"), "path canvas is drawn");
   await close();
 });
 
 test("the canvas backing store follows the device-pixel ratio", async () => {
-  const { page, close } = await openChapter({ scale: 2 });
-  const size = await page.locator(`${FIRST} canvas[data-view="cwnd"]`).evaluate((c) => [c.width, c.clientWidth]);
+  const { widget: w, close } = await openChapter({ scale: 2 });
+  const size = await w.canvas("cwnd").evaluate((c) => [c.width, c.clientWidth]);
   assert.equal(size[0], size[1] * 2);
   await close();
 });
 
 test("moving the RTT slider changes the completion time", async () => {
-  const { page, close } = await openChapter();
-  const before = await readout(page, "completion");
-  const slider = page.locator(`${FIRST} input[type=range]#slow-start-1-rtt`);
-  await slider.fill("900"); // far up the log scale: about 150 ms
+  const { page, widget: w, close } = await openChapter();
+  const before = await w.readout("completion");
+  await w.slider("rtt").set("900"); // far up the log scale: about 150 ms
   await page.waitForFunction(
     ([sel, old]) => document.querySelector(sel).innerText !== old,
-    [`${FIRST} [data-readout="completion"]`, before],
+    [w.css('[data-readout="completion"]'), before],
   );
-  const after = await readout(page, "completion");
+  const after = await w.readout("completion");
   assert.ok(parseFloat(after) > parseFloat(before) * 5, `${before} -> ${after}`);
-  assert.notEqual(await page.locator(`${FIRST} output[data-param="rtt"]`).innerText(), "7 ms");
+  assert.notEqual(await w.slider("rtt").value(), "7 ms");
   await close();
 });
 
 test("playing advances the simulated clock and the flights readout", async () => {
-  const { page, close } = await openChapter();
-  assert.equal(await clockMs(page), 0);
-  await page.locator(`${FIRST} button.tw-play`).click();
+  const { page, widget: w, close } = await openChapter();
+  assert.equal(await w.clockMs(), 0);
+  await w.play();
   await page.waitForTimeout(1500);
-  const t = await clockMs(page);
+  const t = await w.clockMs();
   assert.ok(t > 1, `clock at ${t} ms after 1.5 s of slow motion`);
-  assert.match(await readout(page, "flights"), /^14480 · 28960/);
+  assert.match(await w.readout("flights"), /^14480 · 28960/);
   // Flights the animation has reached are shown in full, later ones dimmed.
-  await page.waitForSelector(`${FIRST} .tw-flight:not(.tw-pending)`, { timeout: 10000 });
-  assert.ok((await page.locator(`${FIRST} .tw-flight.tw-pending`).count()) >= 1);
+  await page.waitForSelector(w.css(".tw-flight:not(.tw-pending)"), { timeout: 10000 });
+  assert.ok((await w.locator(".tw-flight.tw-pending").count()) >= 1);
   await close();
 });
 
 test("a preset from the menu reproduces its case", async () => {
-  const { page, close } = await openChapter();
-  await page.locator(`${FIRST} .tw-preset select`).selectOption("initcwnd-100");
-  assert.equal(await page.locator(`${FIRST} output[data-param="initcwnd"]`).innerText(), "100");
-  await page.locator(`${FIRST} button.tw-play`).click();
-  await page.waitForFunction((sel) => document.querySelector(sel).innerText.startsWith("63712"), `${FIRST} [data-readout="flights"]`, { timeout: 10000 });
+  const { page, widget: w, close } = await openChapter();
+  await w.setPreset("initcwnd-100");
+  assert.equal(await w.slider("initcwnd").value(), "100");
+  await w.play();
+  await page.waitForFunction((sel) => document.querySelector(sel).innerText.startsWith("63712"), w.css('[data-readout="flights"]'), { timeout: 10000 });
   await close();
 });
 
 test("arrow keys on a slider move the slider, not mdBook's chapter navigation", async () => {
-  const { page, close } = await openChapter();
+  const { page, widget: w, close } = await openChapter();
   const url = page.url();
   const path = () => page.url().split("?")[0];
-  const slider = page.locator(`${FIRST} input#slow-start-1-initcwnd`);
-  await slider.focus();
+  await w.slider("initcwnd").range.focus();
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowRight");
   await page.waitForTimeout(300);
   assert.equal(path(), url, "still on the same chapter");
-  assert.notEqual(await page.locator(`${FIRST} output[data-param="initcwnd"]`).innerText(), "10");
+  assert.notEqual(await w.slider("initcwnd").value(), "10");
   await close();
 });
 
 test("the widget redraws in mdBook's dark theme", async () => {
-  const { page, close } = await openChapter();
-  const bg = async () =>
-    page.locator(`${FIRST} canvas[data-view="cwnd"]`).evaluate((c) => Array.from(c.getContext("2d").getImageData(2, 2, 1, 1).data.slice(0, 3)));
+  const { page, widget: w, close } = await openChapter();
+  const bg = async () => w.canvas("cwnd").evaluate((c) => Array.from(c.getContext("2d").getImageData(2, 2, 1, 1).data.slice(0, 3)));
   const light = await bg();
   await page.evaluate(() => {
     document.documentElement.classList.remove("light");
     document.documentElement.classList.add("navy");
   });
   // Any redraw picks up the theme: nudge one.
-  await page.locator(`${FIRST} button.tw-restart`).click();
+  await w.restart();
   await page.waitForTimeout(200);
   const dark = await bg();
   assert.notDeepEqual(dark, light);

@@ -4,9 +4,9 @@
 // the book loads cleanly in every theme.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
-import { BOOK_DIR, setup, openPage } from "./support/browser.mjs";
+import { setup, openPage } from "./support/browser.mjs";
+import { htmlPages } from "./support/pages.mjs";
+import { Widget } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -95,11 +95,12 @@ test("each theme picked in mdBook's menu redraws every widget canvas in its colo
   assert.ok(await page.evaluate(() => document.documentElement.classList.contains("light")), "starts in light");
 
   // Park every widget mid-run, paused, so only the theme can change a pixel.
-  for (const id of ids) {
-    for (let i = 0; i < 3; i++) await page.locator(`#${id} button`, { hasText: "+1 RTT" }).click();
-    assert.match(await page.locator(`#${id} button.tw-play`).innerText(), /Play/, `${id} is paused`);
+  const widgets = ids.map((id) => new Widget(page, `#${id}`));
+  for (const w of widgets) {
+    for (let i = 0; i < 3; i++) await w.step("rtt");
+    assert.match(await w.playButton.innerText(), /Play/, `${w.id} is paused`);
   }
-  const clocks = async () => Promise.all(ids.map((id) => page.locator(`#${id} [data-readout="clock"]`).innerText()));
+  const clocks = async () => Promise.all(widgets.map((w) => w.clockText()));
   const parked = await clocks();
   for (const c of parked) assert.doesNotMatch(c, /^t = 0\.000 ms/, "parked after the start");
 
@@ -223,24 +224,16 @@ test("a theme saved before the page loads is drawn from the first frame", async 
   }
 });
 
-function htmlPages(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    // generated/ holds KaTeX and the figures, no pages of the book; embed/
-    // holds the widget pages for other sites, without mdBook's themes
-    // (tests/embed.test.mjs opens them).
-    if (e.isDirectory()) return ["generated", "embed"].includes(e.name) ? [] : htmlPages(p);
-    return e.name.endsWith(".html") ? [relative(BOOK_DIR, p)] : [];
-  });
-}
-
 // Every page, including 404.html (mdBook's not-found page, served to readers
 // who follow a bad link: its <base href="/"> resolves against our server root),
 // toc.html (the sidebar for readers without JavaScript, loaded in an iframe)
 // and print.html (all chapters on one page, so every widget at once). None is
 // left out: each is something a reader's browser loads in the chosen theme.
 test("every page loads in every theme with no errors and nothing from other hosts", async () => {
-  const pages = htmlPages(BOOK_DIR);
+  // generated/ holds KaTeX and the figures, no pages of the book; embed/
+  // holds the widget pages for other sites, without mdBook's themes
+  // (tests/embed.test.mjs opens them).
+  const pages = htmlPages(["generated", "embed"]);
   assert.ok(pages.includes("print.html") && pages.includes("slow-start.html"), pages.join(", "));
   for (const theme of THEMES) {
     for (const path of pages) {

@@ -16,6 +16,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { BOOK_DIR, setup, openPage } from "../support/browser.mjs";
+import { Widget } from "../support/widget.mjs";
 import { median, verdict, writeSections } from "./report.mjs";
 
 // --- What is measured. Pages and URLs are here so the cases can move to
@@ -179,13 +180,13 @@ function frameStats(frames) {
   };
 }
 
-/// "49.702 ms" or "10.93 s" (the widget's clock readout) in ns.
 /// The fewest and most segments outstanding (snd_nxt - snd_una) between two
 /// times, from the cwnd chart's data table (opened, read, closed again before
 /// playing). Where a long run's packet records end the table leaves the cells
 /// blank; a part played beyond them would not show the flights it claims to.
-async function outstandingRange(page, w, fromNs, toNs) {
-  const figure = page.locator(`${w} figure:has(canvas[data-view="cwnd"])`);
+async function outstandingRange(widget, fromNs, toNs) {
+  const w = widget.selector;
+  const figure = widget.locator('figure:has(canvas[data-view="cwnd"])');
   const toggle = figure.getByRole("button", { name: /data table/ });
   await toggle.click();
   const headers = await figure.locator("thead th").allTextContents();
@@ -210,6 +211,7 @@ async function outstandingRange(page, w, fromNs, toNs) {
   return [Math.round(Math.min(...values)), Math.round(Math.max(...values))];
 }
 
+/// "49.702 ms" or "10.93 s" (the widget's clock readout) in ns.
 function parseTime(text) {
   const [, n, unit] = text.trim().match(/^([\d.]+) (ms|s)$/);
   return Number(n) * (unit === "s" ? 1e9 : 1e6);
@@ -231,23 +233,23 @@ try {
   }
   cases = [];
   for (const c of FPS_CASES) {
-    const w = `#${c.widget}`;
     const { page, problems, close } = await openInteractive(c.path);
-    await page.locator(`${w} .tw-play:enabled`).waitFor();
-    const endNs = parseTime((await page.locator(`${w} [data-readout="clock"]`).innerText()).split("/")[1]);
+    const widget = new Widget(page, `#${c.widget}`);
+    await widget.waitInteractive();
+    const endNs = parseTime((await widget.clockText()).split("/")[1]);
     // Start where the case says, or where the window ends half a second
     // before the run does.
     const startNs = c.start_ms !== undefined ? c.start_ms * 1e6 : Math.max(0, endNs - c.speed * 1e6 * (WARMUP_MS + WINDOW_MS + 500));
     const playedUntilNs = startNs + c.speed * 1e6 * (WARMUP_MS + WINDOW_MS);
-    const [fewestSegments, peakSegments] = await outstandingRange(page, w, startNs, playedUntilNs);
-    await page.locator(`${w} .tw-speed select`).selectOption(String(c.speed));
-    await page.locator(`${w} .tw-scrubber`).evaluate((el, v) => {
+    const [fewestSegments, peakSegments] = await outstandingRange(widget, startNs, playedUntilNs);
+    await widget.locator(".tw-speed select").selectOption(String(c.speed));
+    await widget.scrubber.evaluate((el, v) => {
       el.value = v;
       el.dispatchEvent(new Event("input", { bubbles: true }));
     }, String(Math.floor((startNs / endNs) * 1000)));
-    await page.locator(`${w} canvas[data-view="path"]`).scrollIntoViewIfNeeded();
-    await page.locator(`${w} .tw-play`).click();
-    const stats = await measureFrames(page, `${w} [data-readout="clock"]`);
+    await widget.canvas("path").scrollIntoViewIfNeeded();
+    await widget.play();
+    const stats = await measureFrames(page, widget.css('[data-readout="clock"]'));
     checkConsole(c.path, problems);
     await close();
     // A frame that did not move the widget measures the browser, not the widget.

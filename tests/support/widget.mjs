@@ -1,0 +1,172 @@
+// A page object for one widget on a page: its parameter controls, transport,
+// readouts, panels and canvases named for what they are, so that a test reads
+// as what a reader does ("+1 RTT", "the completion readout") and the widget's
+// markup is known in one place (widgets/src/kit/widget.rs, slider.rs).
+import { openPage } from "./browser.mjs";
+import { inked } from "./canvas.mjs";
+
+/// The transport's step buttons, by the kind of step.
+const STEPS = { event: "Next event", ack: "Next ACK", rtt: "+1 RTT" };
+
+export class Widget {
+  /// `scope`: the page, frame or frame locator the widget is in. `selector`:
+  /// its placeholder (`#slow-start-1`; `tcp-widget .tcp-widget` inside the
+  /// custom element's shadow root). `id`: the placeholder's id, which names
+  /// the widget's controls (`<id>-rtt`); taken from a `#id` selector.
+  constructor(scope, selector, id = selector.match(/^#([\w-]+)$/)?.[1]) {
+    this.scope = scope;
+    this.selector = selector;
+    this.id = id;
+    this.root = scope.locator(selector);
+  }
+
+  /// The widget at `selector`, with the id its placeholder has.
+  static async find(scope, selector) {
+    return new Widget(scope, selector, await scope.locator(selector).getAttribute("id"));
+  }
+
+  /// A CSS selector for `within` inside the widget, for the page's own
+  /// `waitForSelector` and `document.querySelector`.
+  css(within) {
+    return `${this.selector} ${within}`;
+  }
+
+  /// A locator for `within` inside the widget.
+  locator(within, options) {
+    return this.root.locator(within, options);
+  }
+
+  /// One run of a comparison (`a` or `b`), as a widget of its own for its
+  /// readouts, panels and canvases; the controls and the clock stay the
+  /// whole widget's.
+  side(name) {
+    return new Widget(this.scope, this.css(`.tw-side[data-side="${name}"]`), this.id);
+  }
+
+  /// Waits until the run is simulated: its completion readout is shown.
+  waitSimulated(timeout = 10000) {
+    return this.scope.waitForSelector(this.css('[data-readout="completion"]'), { timeout });
+  }
+
+  /// Waits until the widget answers input: its runs are simulated and Play
+  /// is enabled.
+  waitInteractive(timeout) {
+    return this.locator(".tw-play:enabled").waitFor({ timeout });
+  }
+
+  // --- Controls.
+
+  /// A parameter's controls, by its name in the widget's table (`rtt`,
+  /// `initcwnd`, `cc`): `range` (its slider), `input` (the slider, or the menu
+  /// of a choice), `text` (the box to type a value with units in) and
+  /// `output` (the value shown beside it). `side: "b"` picks side B's own
+  /// control of a compared parameter.
+  slider(name, { side } = {}) {
+    if (!this.id) throw new Error(`${this.selector}: the widget's id is needed to find its controls (Widget.find)`);
+    const id = `${this.id}-${name}${side === "b" ? "-b" : ""}`;
+    const range = this.locator(`input[type="range"]#${id}`);
+    const text = this.locator(`#${id}-text`);
+    const output = this.locator(`output[data-param="${name}"]`);
+    return {
+      range,
+      input: this.locator(`#${id}`),
+      text,
+      output,
+      /// The value as shown ("7 ms").
+      value: () => output.innerText(),
+      /// Moves the slider to a position (0 to 1000 on a log scale).
+      set: (position) => range.fill(position),
+      /// Types a value with units into the box and enters it.
+      async type(value) {
+        await text.fill(value);
+        await text.press("Enter");
+      },
+    };
+  }
+
+  /// Picks a preset from the menu by its name (`initcwnd-100`).
+  setPreset(name) {
+    return this.locator(".tw-preset select").selectOption(name);
+  }
+
+  // --- Transport.
+
+  get playButton() {
+    return this.locator("button.tw-play");
+  }
+
+  play() {
+    return this.playButton.click();
+  }
+
+  /// One step of the cursor: `event` (Next event), `ack` (Next ACK) or `rtt` (+1 RTT).
+  step(kind) {
+    if (!(kind in STEPS)) throw new Error(`no step "${kind}": one of ${Object.keys(STEPS)}`);
+    return this.locator("button", { hasText: STEPS[kind] }).click();
+  }
+
+  restart() {
+    return this.locator("button.tw-restart").click();
+  }
+
+  get scrubber() {
+    return this.locator(".tw-scrubber");
+  }
+
+  // --- Readouts and panels.
+
+  /// A readout's text, by name: `completion`, `flights`, `cwnd`, `clock`.
+  readout(name) {
+    return this.locator(`[data-readout="${name}"]`).innerText();
+  }
+
+  /// The clock readout: "t = 1.234 ms / 60.000 ms".
+  clockText() {
+    return this.readout("clock");
+  }
+
+  /// The time cursor in ms, from the clock readout ("t = 0.350 ms / 49.702 ms",
+  /// or "t = 15.00 s / 30.00 s" on runs of 10 s and more).
+  async clockMs() {
+    const [, value, unit] = (await this.clockText()).match(/^t = ([\d.]+) (ms|s)/);
+    return parseFloat(value) * (unit === "s" ? 1000 : 1);
+  }
+
+  /// A text panel's text, by name: `ss`, `settings`, `iperf`.
+  panel(name) {
+    return this.locator(`[data-panel="${name}"]`).textContent();
+  }
+
+  // --- Views.
+
+  /// Chart panel 1 or 2, under the path view.
+  chartPanel(n) {
+    return this.locator(`.tw-slots > div:nth-child(${n})`);
+  }
+
+  /// Shows `view` in chart panel `n` and waits for its canvas.
+  async showView(view, n = 1) {
+    await this.locator(".tw-slot select").nth(n - 1).selectOption(view);
+    await this.scope.waitForSelector(this.css(`.tw-slots > div:nth-child(${n}) canvas[data-view="${view}"]`));
+  }
+
+  /// A view's canvas (`path`, `cwnd`, `tsg`, …), in chart panel `panel` if given.
+  canvas(view, panel) {
+    const canvas = `canvas[data-view="${view}"]`;
+    return panel ? this.chartPanel(panel).locator(canvas) : this.locator(canvas);
+  }
+
+  /// Whether a view's canvas holds a drawing (canvas.mjs `inked`).
+  inkedCanvas(view, { panel, stride } = {}) {
+    return inked(this.canvas(view, panel), stride);
+  }
+}
+
+/// Opens `path` (with openPage's options) and waits until the widget at
+/// `selector` has simulated its run.
+export async function openWidget(env, path, selector, options) {
+  const opened = await openPage(env, path, options);
+  const widget = new Widget(opened.page, selector);
+  await widget.waitSimulated();
+  return { ...opened, widget };
+}
