@@ -19,31 +19,33 @@ use crate::param::{Kind, ParamSpec};
 use sim_core::time::SimDuration;
 use std::marker::PhantomData;
 
-/// A time, in nanoseconds; read as a [`SimDuration`].
+/// A time in nanoseconds, written `7ms`, `0.3ms`, `200us`; read as a [`SimDuration`].
 #[derive(Clone, Copy, Debug)]
 pub struct Duration;
-/// A rate in bits per second; read as a `u64`.
+/// A rate in bits per second, written `1Gbit`, `100Mbit`; read as a `u64`.
 #[derive(Clone, Copy, Debug)]
 pub struct Rate;
-/// A size in bytes; read as a `u64`.
+/// A size in bytes, written `512KiB`, `64240`; read as a `u64`.
 #[derive(Clone, Copy, Debug)]
 pub struct Bytes;
 /// A whole number (segments, bytes of MSS); read as a `u32`.
 #[derive(Clone, Copy, Debug)]
 pub struct Count;
-/// A probability; read as an `f64`.
+/// A probability, written `3e-5`, `0.00003` or `0.003%`; read as an `f64`.
 #[derive(Clone, Copy, Debug)]
 pub struct Ratio;
 
-/// What a parameter holds: how its value is stored as an `f64` in base
-/// units and read back.
+/// What a parameter holds: how its text is read ([`Kind`]), and how its
+/// value is stored as an `f64` in base units and read back.
 pub trait ParamKind {
+    const KIND: Kind;
     type Value;
     fn to_base(value: Self::Value) -> f64;
     fn from_base(base: f64) -> Self::Value;
 }
 
 impl ParamKind for Duration {
+    const KIND: Kind = Kind::Duration;
     type Value = SimDuration;
     fn to_base(value: SimDuration) -> f64 {
         value.0 as f64
@@ -53,37 +55,26 @@ impl ParamKind for Duration {
     }
 }
 
-impl ParamKind for Rate {
-    type Value = u64;
-    fn to_base(value: u64) -> f64 {
-        value as f64
-    }
-    fn from_base(base: f64) -> u64 {
-        base as u64
-    }
+/// Kinds held as a whole number of base units.
+macro_rules! whole_number_kind {
+    ($($kind:ident => $value:ty),*) => {$(
+        impl ParamKind for $kind {
+            const KIND: Kind = Kind::$kind;
+            type Value = $value;
+            fn to_base(value: $value) -> f64 {
+                value as f64
+            }
+            fn from_base(base: f64) -> $value {
+                base as $value
+            }
+        }
+    )*};
 }
 
-impl ParamKind for Bytes {
-    type Value = u64;
-    fn to_base(value: u64) -> f64 {
-        value as f64
-    }
-    fn from_base(base: f64) -> u64 {
-        base as u64
-    }
-}
-
-impl ParamKind for Count {
-    type Value = u32;
-    fn to_base(value: u32) -> f64 {
-        value as f64
-    }
-    fn from_base(base: f64) -> u32 {
-        base as u32
-    }
-}
+whole_number_kind!(Rate => u64, Bytes => u64, Count => u32);
 
 impl ParamKind for Ratio {
+    const KIND: Kind = Kind::Ratio;
     type Value = f64;
     fn to_base(value: f64) -> f64 {
         value
@@ -104,6 +95,7 @@ pub trait Choice: Copy {
 }
 
 impl<E: Choice> ParamKind for E {
+    const KIND: Kind = Kind::Choice(E::NAMES);
     type Value = E;
     fn to_base(value: E) -> f64 {
         value.index() as f64
@@ -132,7 +124,7 @@ impl Choice for sim_core::cc::Kind {
 /// in the widget's module:
 ///
 /// ```text
-/// pub const RTT: Param<Duration> = Param::duration("rtt", "RTT", "round-trip propagation delay")
+/// pub const RTT: Param<Duration> = Param::new("rtt", "RTT", "round-trip propagation delay")
 ///     .range(0.1 * MS, 300.0 * MS)
 ///     .default(7.0 * MS)
 ///     .log_scale();
@@ -144,21 +136,22 @@ pub struct Param<K> {
     kind: PhantomData<K>,
 }
 
-impl<K> Param<K> {
-    const fn of_kind(
-        name: &'static str,
-        label: &'static str,
-        help: &'static str,
-        kind: Kind,
-    ) -> Self {
+impl<K: ParamKind> Param<K> {
+    /// A parameter of kind `K`, at 0 until given a range and a default; a
+    /// choice's range is every option.
+    pub const fn new(name: &'static str, label: &'static str, help: &'static str) -> Self {
+        let max = match K::KIND {
+            Kind::Choice(options) => (options.len() - 1) as f64,
+            _ => 0.0,
+        };
         Param {
             spec: ParamSpec {
                 name,
                 label,
                 help,
-                kind,
+                kind: K::KIND,
                 min: 0.0,
-                max: 0.0,
+                max,
                 default: 0.0,
                 log: false,
             },
@@ -183,49 +176,6 @@ impl<K> Param<K> {
     pub const fn log_scale(mut self) -> Self {
         self.spec.log = true;
         self
-    }
-}
-
-impl Param<Duration> {
-    /// Nanoseconds; written `7ms`, `0.3ms`, `200us`.
-    pub const fn duration(name: &'static str, label: &'static str, help: &'static str) -> Self {
-        Self::of_kind(name, label, help, Kind::Duration)
-    }
-}
-
-impl Param<Rate> {
-    /// Bits per second; written `1Gbit`, `100Mbit`.
-    pub const fn rate(name: &'static str, label: &'static str, help: &'static str) -> Self {
-        Self::of_kind(name, label, help, Kind::Rate)
-    }
-}
-
-impl Param<Bytes> {
-    /// Bytes; written `512KiB`, `64240`.
-    pub const fn bytes(name: &'static str, label: &'static str, help: &'static str) -> Self {
-        Self::of_kind(name, label, help, Kind::Bytes)
-    }
-}
-
-impl Param<Count> {
-    /// A plain whole number.
-    pub const fn count(name: &'static str, label: &'static str, help: &'static str) -> Self {
-        Self::of_kind(name, label, help, Kind::Count)
-    }
-}
-
-impl Param<Ratio> {
-    /// A probability; written `3e-5`, `0.00003` or `0.003%`.
-    pub const fn ratio(name: &'static str, label: &'static str, help: &'static str) -> Self {
-        Self::of_kind(name, label, help, Kind::Ratio)
-    }
-}
-
-impl<E: Choice> Param<E> {
-    /// One of `E`'s options, written by name; the range is every option.
-    pub const fn choice(name: &'static str, label: &'static str, help: &'static str) -> Self {
-        Self::of_kind(name, label, help, Kind::Choice(E::NAMES))
-            .range(0.0, (E::NAMES.len() - 1) as f64)
     }
 }
 

@@ -32,7 +32,7 @@ const S: f64 = 1e9;
 const KIB: f64 = 1024.0;
 const MIB: f64 = 1024.0 * KIB;
 
-pub const CC: Param<cc::Kind> = Param::choice(
+pub const CC: Param<cc::Kind> = Param::new(
     "cc",
     "Congestion control",
     "net.ipv4.tcp_congestion_control; BBR runs with the fq qdisc",
@@ -40,17 +40,17 @@ pub const CC: Param<cc::Kind> = Param::choice(
 // CUBIC, as distributions ship `net.ipv4.tcp_congestion_control`.
 .default(cc::Kind::Cubic as usize as f64);
 
-pub const RTT: Param<Duration> = Param::duration("rtt", "RTT", "round-trip propagation delay")
+pub const RTT: Param<Duration> = Param::new("rtt", "RTT", "round-trip propagation delay")
     .range(1.0 * MS, 400.0 * MS)
     .default(210.0 * MS)
     .log_scale();
 
-pub const BANDWIDTH: Param<Rate> = Param::rate("bandwidth", "Bandwidth", "bottleneck rate")
+pub const BANDWIDTH: Param<Rate> = Param::new("bandwidth", "Bandwidth", "bottleneck rate")
     .range(1e6, 1e9)
     .default(110e6)
     .log_scale();
 
-pub const LOSS: Param<Ratio> = Param::ratio(
+pub const LOSS: Param<Ratio> = Param::new(
     "loss",
     "Random loss",
     "probability that any one packet is lost, each direction",
@@ -59,7 +59,7 @@ pub const LOSS: Param<Ratio> = Param::ratio(
 .default(3e-5)
 .log_scale();
 
-pub const QUEUE: Param<Bytes> = Param::bytes(
+pub const QUEUE: Param<Bytes> = Param::new(
     "queue",
     "Bottleneck queue",
     "drop-tail queue in bytes at the bottleneck",
@@ -69,7 +69,7 @@ pub const QUEUE: Param<Bytes> = Param::bytes(
 .default(5_775_000.0)
 .log_scale();
 
-pub const WMEM: Param<Bytes> = Param::bytes(
+pub const WMEM: Param<Bytes> = Param::new(
     "wmem",
     "Send buffer ceiling",
     "net.ipv4.tcp_wmem[2] on the sender: how far autotuning may grow its send buffer",
@@ -79,7 +79,7 @@ pub const WMEM: Param<Bytes> = Param::bytes(
 .default(26_214_400.0)
 .log_scale();
 
-pub const RMEM: Param<Bytes> = Param::bytes(
+pub const RMEM: Param<Bytes> = Param::new(
     "rmem",
     "Receive buffer ceiling",
     "net.ipv4.tcp_rmem[2] on the receiver: how far autotuning may grow its receive buffer (and the window scale it offers)",
@@ -90,7 +90,7 @@ pub const RMEM: Param<Bytes> = Param::bytes(
 .log_scale();
 
 pub const DURATION: Param<Duration> =
-    Param::duration("duration", "Duration", "how long the flow sends")
+    Param::new("duration", "Duration", "how long the flow sends")
         .range(1.0 * S, 30.0 * S)
         .default(30.0 * S)
         .log_scale();

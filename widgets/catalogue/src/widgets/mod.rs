@@ -48,24 +48,15 @@ mod tests {
 
     #[test]
     fn widget_names_and_parameter_names_are_unique() {
-        for (i, w) in WIDGETS.iter().enumerate() {
-            assert!(WIDGETS[..i].iter().all(|o| o.name != w.name), "{}", w.name);
-            for (j, p) in w.params.iter().enumerate() {
-                assert!(
-                    w.params[..j].iter().all(|o| o.name != p.name),
-                    "{}.{}",
-                    w.name,
-                    p.name
-                );
+        let unique = |names: Vec<&str>, whose: &str| {
+            for (i, name) in names.iter().enumerate() {
+                assert!(!names[..i].contains(name), "{whose}: {name} twice");
             }
-            for (j, p) in w.presets.iter().enumerate() {
-                assert!(
-                    w.presets[..j].iter().all(|o| o.name != p.name),
-                    "{}/{}",
-                    w.name,
-                    p.name
-                );
-            }
+        };
+        unique(WIDGETS.iter().map(|w| w.name).collect(), "widgets");
+        for w in WIDGETS {
+            unique(w.param_names(), w.name);
+            unique(w.preset_names(), w.name);
         }
     }
 }

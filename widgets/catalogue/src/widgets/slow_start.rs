@@ -27,21 +27,21 @@ const MS: f64 = 1e6;
 const KIB: f64 = 1024.0;
 const MIB: f64 = 1024.0 * KIB;
 
-pub const RTT: Param<Duration> = Param::duration("rtt", "RTT", "round-trip propagation delay")
+pub const RTT: Param<Duration> = Param::new("rtt", "RTT", "round-trip propagation delay")
     .range(0.1 * MS, 300.0 * MS)
     .default(7.0 * MS)
     .log_scale();
 
-pub const BANDWIDTH: Param<Rate> = Param::rate("bandwidth", "Bandwidth", "bottleneck rate")
+pub const BANDWIDTH: Param<Rate> = Param::new("bandwidth", "Bandwidth", "bottleneck rate")
     .range(1e6, 10e9)
     .default(1e9)
     .log_scale();
 
-pub const MSS: Param<Count> = Param::count("mss", "MSS", "payload bytes per segment")
+pub const MSS: Param<Count> = Param::new("mss", "MSS", "payload bytes per segment")
     .range(536.0, 8948.0)
     .default(1448.0);
 
-pub const INITCWND: Param<Count> = Param::count(
+pub const INITCWND: Param<Count> = Param::new(
     "initcwnd",
     "initcwnd",
     "initial congestion window in segments",
@@ -49,12 +49,12 @@ pub const INITCWND: Param<Count> = Param::count(
 .range(1.0, 100.0)
 .default(10.0);
 
-pub const SIZE: Param<Bytes> = Param::bytes("size", "Transfer size", "bytes the server sends")
+pub const SIZE: Param<Bytes> = Param::new("size", "Transfer size", "bytes the server sends")
     .range(KIB, 64.0 * MIB)
     .default(512.0 * KIB)
     .log_scale();
 
-pub const RWND: Param<Bytes> = Param::bytes(
+pub const RWND: Param<Bytes> = Param::new(
     "rwnd",
     "Receiver's SYN window",
     "window the client advertises in its SYN",
@@ -62,7 +62,7 @@ pub const RWND: Param<Bytes> = Param::bytes(
 .range(KIB, 65535.0)
 .default(64240.0);
 
-pub const RCVBUF: Param<Bytes> = Param::bytes(
+pub const RCVBUF: Param<Bytes> = Param::new(
     "rcvbuf",
     "Receive buffer",
     "client's initial receive buffer, tcp_rmem[1]; autotuning grows it",
