@@ -6,7 +6,6 @@
 //! `mdbook-widgets` preprocessor); [`mount_all`] finds them and mounts the
 //! named widget with the placeholder's parameters as its starting values.
 
-pub mod builders;
 pub mod draw;
 pub mod figure;
 pub mod kit;

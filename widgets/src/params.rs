@@ -18,19 +18,13 @@ pub struct Initial {
     pub notes: Vec<String>,
 }
 
-/// Values of a preset over the defaults.
+/// A preset's values (read from its scenario file when the catalogue was built).
 pub fn preset_values(spec: &WidgetSpec, name: &str) -> Option<Vec<f64>> {
-    let preset = spec.preset(name)?;
-    let mut values: Vec<f64> = spec.params.iter().map(|p| p.default).collect();
-    for &(k, v) in preset.values {
-        if let Some(i) = spec.params.iter().position(|p| p.name == k) {
-            // A test keeps every preset inside its sliders' ranges; clamping
-            // here only guards against a file edited past them.
-            let p = &spec.params[i];
-            values[i] = v.clamp(p.min, p.max);
-        }
-    }
-    Some(values)
+    let values = spec.preset_values(name)?;
+    // A test keeps every preset inside its sliders' ranges; clamping here
+    // only guards against a file edited past them.
+    let clamped = spec.params.iter().zip(values);
+    Some(clamped.map(|(p, &v)| v.clamp(p.min, p.max)).collect())
 }
 
 /// Builds the starting state from `key=value` pairs (order: preset first, then the rest).

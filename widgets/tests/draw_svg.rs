@@ -2,20 +2,20 @@
 //! functions the browser runs on a canvas.
 
 use plotters::prelude::*;
-use tcp_widgets::builders::slow_start::SlowStartParams;
 use tcp_widgets::draw::path_view;
 use tcp_widgets::palette::Palette;
 use tcp_widgets::series::path::PathSeries;
+use widget_catalogue::Values;
+use widget_catalogue::widgets::slow_start;
 
 /// Draws the path view `after_ns` after the server's first data segment left,
 /// returning what was on the path and the SVG.
 fn path_after_first_data(after_ns: f64) -> (path_view::OnPath, String) {
-    let params = SlowStartParams {
-        // Seed 004's defaults with a receive buffer large enough never to limit.
-        rcvbuf: 16.0 * 1024.0 * 1024.0,
-        ..SlowStartParams::from_values(widget_catalogue::widget("slow-start").unwrap(), &[])
-    };
-    let path = PathSeries::from_run(&sim_core::sim::run(&params.scenario()).unwrap());
+    // Seed 004's defaults with a receive buffer large enough never to limit.
+    let mut values = Values::defaults(slow_start::WIDGET.params);
+    values.set(slow_start::RCVBUF, 16 * 1024 * 1024);
+    let scenario = (slow_start::WIDGET.scenario)(&values);
+    let path = PathSeries::from_run(&sim_core::sim::run(&scenario).unwrap());
     let first = path
         .downlink
         .packets()

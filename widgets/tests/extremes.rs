@@ -1,9 +1,8 @@
 //! Every slider at its extremes: the simulation must return (finished, or
 //! stopped at its time limit with a message), never panic or hang.
 
-use tcp_widgets::builders::slow_start::SlowStartParams;
 use tcp_widgets::kit::model::Model;
-use widget_catalogue::widget;
+use widget_catalogue::{Values, widget};
 
 fn range(name: &str) -> (f64, f64) {
     let p = widget("slow-start").unwrap().param(name).unwrap();
@@ -12,16 +11,9 @@ fn range(name: &str) -> (f64, f64) {
 
 #[test]
 fn every_corner_of_the_parameter_space_simulates() {
-    let names = [
-        "rtt",
-        "bandwidth",
-        "mss",
-        "initcwnd",
-        "size",
-        "rwnd",
-        "rcvbuf",
-    ];
     let spec = widget("slow-start").unwrap();
+    // rtt, bandwidth, mss, initcwnd, size, rwnd, rcvbuf.
+    let names = spec.param_names();
     // Each parameter at its minimum or maximum, the others at their defaults,
     // plus the harshest combinations of the ones that drive run time.
     let mut cases = Vec::new();
@@ -51,16 +43,8 @@ fn every_corner_of_the_parameter_space_simulates() {
         }
     }
     for v in cases {
-        let p = SlowStartParams {
-            rtt_ns: v[0],
-            bandwidth_bps: v[1],
-            mss: v[2],
-            initcwnd: v[3],
-            size: v[4],
-            rwnd: v[5],
-            rcvbuf: v[6],
-        };
-        let run = sim_core::sim::run(&p.scenario());
+        let p = Values::new(spec.params, v);
+        let run = sim_core::sim::run(&(spec.scenario)(&p));
         let run = run.unwrap_or_else(|e| panic!("{p:?}: {e}"));
         let model = Model::from_run(&run);
         assert!(model.end_ns > 0.0, "{p:?}");

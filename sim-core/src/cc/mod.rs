@@ -196,12 +196,9 @@ pub enum Algorithm {
 
 impl Algorithm {
     pub fn by_name(name: &str) -> Result<Self, UnknownAlgorithm> {
-        match name {
-            "reno" => Ok(Algorithm::Reno(Reno)),
-            "cubic" => Ok(Algorithm::Cubic(Cubic::default())),
-            "bbr" => Ok(Algorithm::Bbr(Bbr::default())),
-            other => Err(UnknownAlgorithm(other.to_string())),
-        }
+        Kind::from_name(name)
+            .map(Kind::algorithm)
+            .ok_or_else(|| UnknownAlgorithm(name.to_string()))
     }
 
     fn ops(&self) -> &dyn CongestionOps {
@@ -279,8 +276,9 @@ impl fmt::Display for UnknownAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown congestion control `{}` (known: reno, cubic, bbr)",
-            self.0
+            "unknown congestion control `{}` (known: {})",
+            self.0,
+            Kind::NAMES.join(", ")
         )
     }
 }
@@ -289,5 +287,71 @@ impl FromStr for Algorithm {
     type Err = UnknownAlgorithm;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Algorithm::by_name(s)
+    }
+}
+
+/// Which algorithm, without its state: what `net.ipv4.tcp_congestion_control`
+/// chooses. [`Kind::NAMES`] is the one list of the algorithms' kernel names;
+/// the widgets' congestion-control choice offers exactly these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Reno,
+    Cubic,
+    Bbr,
+}
+
+impl Kind {
+    /// Every kind, in the order of [`Kind::NAMES`].
+    pub const ALL: [Kind; 3] = [Kind::Reno, Kind::Cubic, Kind::Bbr];
+    /// The kernel names (`tcp_congestion_ops.name`), in the order of [`Kind::ALL`].
+    pub const NAMES: &'static [&'static str] = &["reno", "cubic", "bbr"];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The kind registered under a kernel name (`tcp_ca_find`).
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// A new instance of the algorithm, in its initial state.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Kind::Reno => Algorithm::Reno(Reno),
+            Kind::Cubic => Algorithm::Cubic(Cubic::default()),
+            Kind::Bbr => Algorithm::Bbr(Bbr::default()),
+        }
+    }
+}
+
+impl Algorithm {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Algorithm::Reno(_) => Kind::Reno,
+            Algorithm::Cubic(_) => Kind::Cubic,
+            Algorithm::Bbr(_) => Kind::Bbr,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_makes_the_algorithm_its_name_registers() {
+        for kind in Kind::ALL {
+            let algorithm = kind.algorithm();
+            assert_eq!(algorithm.name(), kind.name());
+            assert_eq!(algorithm.kind(), kind);
+            assert_eq!(Kind::from_name(kind.name()), Some(kind));
+            assert_eq!(Algorithm::by_name(kind.name()), Ok(algorithm));
+        }
+        assert_eq!(Kind::from_name("vegas"), None);
+        assert_eq!(
+            Algorithm::by_name("vegas").unwrap_err().to_string(),
+            "unknown congestion control `vegas` (known: reno, cubic, bbr)"
+        );
     }
 }

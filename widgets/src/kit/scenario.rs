@@ -7,7 +7,7 @@ use widget_catalogue::WidgetSpec;
 /// The scenario for `values` of `spec`'s controls, with the sampling and the
 /// trace budget the views need.
 pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
-    let mut s = crate::builders::scenario(spec, values);
+    let mut s = spec.scenario_of(values);
     // Buffer bars, `ss` and iperf read the periodic samples: take twenty per
     // round trip (at least every 50 µs, at most every 100 ms).
     let rtt = s.path.rtt().0;

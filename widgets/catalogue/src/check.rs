@@ -1,0 +1,168 @@
+//! Checking a `{{#widget}}` directive's or a URL's `key=value` pairs against
+//! a widget's table: its parameters, its presets, and the keys every widget
+//! takes (`preset`, `compare`, `vs`, `views`).
+
+use crate::{ParamError, VIEW_NAMES, WidgetSpec};
+
+impl WidgetSpec {
+    /// Checks the pairs that depend on each other (after [`Self::check`] on
+    /// each): `vs` needs `compare`, and is read as the compared parameter.
+    pub fn check_together(&self, pairs: &[(String, String)]) -> Result<(), ParamError> {
+        let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+        match (get("compare"), get("vs")) {
+            (Some(c), Some(v)) => self.param(c).map_or(Ok(()), |p| {
+                p.parse(v).map(|_| ()).map_err(|e| ParamError {
+                    key: "vs".into(),
+                    message: e.message,
+                })
+            }),
+            (None, Some(_)) => Err(ParamError {
+                key: "vs".into(),
+                message: "needs compare=PARAM to say what it is compared with".into(),
+            }),
+            (Some(_), None) => Err(ParamError {
+                key: "compare".into(),
+                message: "needs vs=VALUE, the compared parameter's value in the second run".into(),
+            }),
+            (None, None) => Ok(()),
+        }
+    }
+
+    /// The views `views=` names (one or two, comma-separated), or why not.
+    pub fn parse_views(value: &str) -> Result<Vec<&'static str>, ParamError> {
+        let err = |m: String| ParamError {
+            key: "views".into(),
+            message: m,
+        };
+        let mut out = Vec::new();
+        for name in value.split(',').map(str::trim) {
+            match VIEW_NAMES.iter().find(|v| **v == name) {
+                Some(v) => out.push(*v),
+                None => {
+                    return Err(err(format!(
+                        "unknown view `{}` (known: {})",
+                        name.chars().take(40).collect::<String>(),
+                        VIEW_NAMES.join(", ")
+                    )));
+                }
+            }
+        }
+        if out.len() > 2 {
+            return Err(err(
+                "at most two views (the widget has two chart panels)".into()
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Checks one `key=value` pair of a directive or URL.
+    pub fn check(&self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "compare" => {
+                return match self.param(value) {
+                    Some(_) => Ok(()),
+                    None => Err(ParamError {
+                        key: key.into(),
+                        message: format!(
+                            "compare names a parameter (known: {})",
+                            self.param_names().join(", ")
+                        ),
+                    }),
+                };
+            }
+            // Read against `compare` in `check_together`.
+            "vs" => return Ok(()),
+            "views" => return Self::parse_views(value).map(|_| ()),
+            _ => {}
+        }
+        if key == "preset" {
+            return match self.preset(value) {
+                Some(_) => Ok(()),
+                None => Err(ParamError {
+                    key: key.to_string(),
+                    message: format!(
+                        "unknown preset `{value}` (known: {})",
+                        self.preset_names().join(", ")
+                    ),
+                }),
+            };
+        }
+        match self.param(key) {
+            Some(p) => p.parse(value).map(|_| ()),
+            None => Err(ParamError {
+                key: key.to_string(),
+                message: format!(
+                    "unknown parameter for widget `{}` (known: preset, {})",
+                    self.name,
+                    self.param_names().join(", ")
+                ),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::widget;
+
+    #[test]
+    fn compare_needs_vs_read_as_the_compared_parameter() {
+        let w = widget("long-fat").unwrap();
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        assert!(
+            w.check_together(&pairs(&[("compare", "cc"), ("vs", "bbr")]))
+                .is_ok()
+        );
+        assert_eq!(
+            w.check_together(&pairs(&[("compare", "cc"), ("vs", "vegas")]))
+                .unwrap_err()
+                .key,
+            "vs"
+        );
+        assert_eq!(
+            w.check_together(&pairs(&[("vs", "bbr")])).unwrap_err().key,
+            "vs"
+        );
+        assert_eq!(
+            w.check_together(&pairs(&[("compare", "cc")]))
+                .unwrap_err()
+                .key,
+            "compare"
+        );
+        assert!(w.check("compare", "colour").is_err());
+        assert!(w.check("views", "tsg,rtt").is_ok());
+        assert!(w.check("views", "tsg,<b>").is_err());
+        assert!(w.check("views", "tsg,rtt,cwnd").is_err());
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_range() {
+        let w = widget("slow-start").unwrap();
+        let e = w.check("initcwnd", "1000").unwrap_err();
+        assert_eq!(e.key, "initcwnd");
+        assert!(e.message.contains("1 to 100"), "{}", e.message);
+        let e = w.check("rtt", "1s").unwrap_err();
+        assert!(e.message.contains("300 ms"), "{}", e.message);
+    }
+
+    #[test]
+    fn unknown_keys_and_presets_list_the_known_ones() {
+        let w = widget("slow-start").unwrap();
+        assert!(
+            w.check("colour", "red")
+                .unwrap_err()
+                .message
+                .contains("rtt")
+        );
+        assert!(
+            w.check("preset", "nope")
+                .unwrap_err()
+                .message
+                .contains("seed-7ms")
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! Slow start on a new connection: one response of `size` bytes, whose
+//! flights double each round trip until the path, the receiver's window or
+//! the transfer's end stops them (seed 004's captures).
+
+use crate::spec::{Preset, WidgetSpec};
+use crate::values::{Bytes, Count, Duration, Param, Rate, Values};
+use sim_core::config::{PathConfig, Scenario};
+
+pub const WIDGET: WidgetSpec = WidgetSpec {
+    name: "slow-start",
+    title: "Slow start on a new connection",
+    params: &[
+        RTT.spec,
+        BANDWIDTH.spec,
+        MSS.spec,
+        INITCWND.spec,
+        SIZE.spec,
+        RWND.spec,
+        RCVBUF.spec,
+    ],
+    presets: PRESETS,
+    values_of,
+    scenario,
+};
+
+const MS: f64 = 1e6;
+const KIB: f64 = 1024.0;
+const MIB: f64 = 1024.0 * KIB;
+
+pub const RTT: Param<Duration> = Param::new("rtt", "RTT", "round-trip propagation delay")
+    .range(0.1 * MS, 300.0 * MS)
+    .default(7.0 * MS)
+    .log_scale();
+
+pub const BANDWIDTH: Param<Rate> = Param::new("bandwidth", "Bandwidth", "bottleneck rate")
+    .range(1e6, 10e9)
+    .default(1e9)
+    .log_scale();
+
+pub const MSS: Param<Count> = Param::new("mss", "MSS", "payload bytes per segment")
+    .range(536.0, 8948.0)
+    .default(1448.0);
+
+pub const INITCWND: Param<Count> = Param::new(
+    "initcwnd",
+    "initcwnd",
+    "initial congestion window in segments",
+)
+.range(1.0, 100.0)
+.default(10.0);
+
+pub const SIZE: Param<Bytes> = Param::new("size", "Transfer size", "bytes the server sends")
+    .range(KIB, 64.0 * MIB)
+    .default(512.0 * KIB)
+    .log_scale();
+
+pub const RWND: Param<Bytes> = Param::new(
+    "rwnd",
+    "Receiver's SYN window",
+    "window the client advertises in its SYN",
+)
+.range(KIB, 65535.0)
+.default(64240.0);
+
+pub const RCVBUF: Param<Bytes> = Param::new(
+    "rcvbuf",
+    "Receive buffer",
+    "client's initial receive buffer, tcp_rmem[1]; autotuning grows it",
+)
+.range(4096.0, 32.0 * MIB)
+.default(131072.0)
+.log_scale();
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        name: "seed-7ms",
+        title: "512 KiB at 7 ms (seed 004)",
+        scenario: "seed-004-512k-7ms.toml",
+        notes: "Ask the class to predict the round trips before pressing play, then step with +1 RTT and read the bytes per flight: each flight doubles. Compare the completion time with the capture's 63 ms from first SYN to last ACK, which includes the close and one more flight.",
+    },
+    Preset {
+        name: "seed-5ms",
+        title: "512 KiB at 5 ms, 42340-byte SYN window (seed 004)",
+        scenario: "seed-004-512k-5ms.toml",
+        notes: "The flights are the same as at 7 ms; only the round trip is shorter, so the completion time shrinks with it. The source's run advertised a 42,340-byte SYN window; point at the time-sequence graph's window line to show it does not bind here.",
+    },
+    Preset {
+        name: "seed-2.8ms",
+        title: "512 KiB at 2.8 ms (seed 004)",
+        scenario: "seed-004-512k-2.8ms.toml",
+        notes: "Still the same flights: at this size the time is round trips times RTT. Halve the bandwidth and see how little changes, then halve the RTT.",
+    },
+    Preset {
+        name: "seed-0.3ms",
+        title: "512 KiB at 0.3 ms (seed 004)",
+        scenario: "seed-004-512k-0.3ms.toml",
+        notes: "At 0.3 ms the bandwidth-delay product is only a couple of dozen segments, so the flights stop doubling: the link, not slow start, sets the pace. Compare with the measured 8 ms.",
+    },
+    Preset {
+        name: "initcwnd-100",
+        title: "initcwnd 100 vs a 64240-byte SYN window",
+        scenario: "seed-004-initcwnd-100.toml",
+        notes: "initcwnd 100 asks for a much larger first flight, but the client's 64,240-byte SYN window caps it: read the first flight's bytes. A larger initcwnd helps only when the receiver's window allows it.",
+    },
+    Preset {
+        name: "small-buffer",
+        title: "512 KiB at 7 ms, 40 KiB starting receive buffer",
+        scenario: "slow-start-small-buffer.toml",
+        notes: "Watch the receive-buffer bar and the window line: the second and third flights are held to what the small buffer allows until autotuning grows it, one round trip behind the sender.",
+    },
+];
+
+/// One response on a new connection, over a symmetric path.
+fn scenario(v: &Values) -> Scenario {
+    let mss = v.count(MSS);
+    let mut s = Scenario {
+        path: PathConfig::symmetric(v.rate(BANDWIDTH), v.duration(RTT)),
+        ..Scenario::default()
+    };
+    s.server.sender.mss = mss;
+    s.client.sender.mss = mss;
+    s.server.sender.initcwnd = v.count(INITCWND);
+    s.app.response = vec![v.bytes(SIZE)];
+    let rcvbuf = v.bytes(RCVBUF);
+    let client = &mut s.client.receiver;
+    client.rcvbuf = rcvbuf;
+    client.rcvbuf_max = client.rcvbuf_max.max(rcvbuf);
+    // The slider sets the SYN window a client offers, but as in Linux its
+    // buffer may allow less (`tcp_select_initial_window`).
+    let rwnd = u32::try_from(v.bytes(RWND)).unwrap_or(u32::MAX);
+    client.syn_window = rwnd.min(client.initial_window(mss));
+    s
+}
+
+/// What each parameter reads from a scenario (a preset's file).
+fn values_of(s: &Scenario) -> Values {
+    let mut v = Values::unread(WIDGET.params);
+    v.set(RTT, s.path.delay_forward + s.path.delay_reverse);
+    v.set(BANDWIDTH, s.path.rate_bps);
+    v.set(MSS, s.server.sender.mss);
+    v.set(INITCWND, s.server.sender.initcwnd);
+    v.set(SIZE, s.app.response_bytes());
+    v.set(RWND, u64::from(s.client.receiver.syn_window));
+    v.set(RCVBUF, s.client.receiver.rcvbuf);
+    v
+}
