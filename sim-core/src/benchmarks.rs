@@ -96,27 +96,6 @@ pub fn raise_ceilings(
     receiver.set_tcp_rmem([PAGE_SIZE, SEED_003_BUFFER_DEFAULT, rmem_max]);
 }
 
-/// [`raise_ceilings`] on a scenario already built: only the server's send
-/// buffer and the client's receive buffer, window scale and SYN window
-/// change. For callers that still set hosts field by field (the long-fat
-/// widget's builder); with [`HostSettings`] they call `raise_ceilings`.
-/// Values `finish()` would reject are left for `Scenario::validate` to report.
-pub fn raise_buffers_to(s: &mut Scenario, wmem_max: u64, rmem_max: u64) {
-    let mut server = HostSettings::default();
-    server.set_mss(s.server.sender.mss);
-    let mut client = HostSettings::default();
-    client.set_mss(s.client.sender.mss);
-    raise_ceilings(&mut server, &mut client, wmem_max, rmem_max);
-    let (server, client) = (server.derive().sender, client.derive().receiver);
-    s.server.sender.sndbuf = server.sndbuf;
-    s.server.sender.sndbuf_max = server.sndbuf_max;
-    let receiver = &mut s.client.receiver;
-    receiver.rcvbuf = client.rcvbuf;
-    receiver.rcvbuf_max = client.rcvbuf_max;
-    receiver.wscale = client.wscale;
-    receiver.syn_window = client.syn_window;
-}
-
 /// The benchmark scenarios by the letter the benchmark report uses.
 pub fn by_name(name: &str) -> Option<Scenario> {
     match name {
@@ -182,73 +161,10 @@ type = "request-response"
 response = "1MB"
 "#;
         let file = crate::scenario_file::parse(text).unwrap().1;
-        let mut coded = file.clone();
-        coded.server.sender.sndbuf_max = 1;
-        coded.client.receiver = Default::default();
-        raise_buffers_to(&mut coded, 50_000_000, 67_108_864);
-        assert_eq!(coded, file);
-        assert_eq!(coded.client.receiver.wscale, 11);
-    }
-}
-
-#[cfg(test)]
-mod widget_tests {
-    use super::*;
-    use crate::config::Qdisc;
-
-    /// `widgets/src/builders/long_fat.rs` today: fields, then `raise_buffers_to`.
-    fn long_fat_by_fields(cc: &str, wmem_max: u64, rmem_max: u64) -> Scenario {
-        let mut s = Scenario::default();
-        let server = &mut s.server.sender;
-        server.congestion_control = Algorithm::by_name(cc).unwrap();
-        server.fq = cc == "bbr";
-        raise_buffers_to(&mut s, wmem_max, rmem_max);
-        s
-    }
-
-    /// The same hosts from the setters, as the builder can write them.
-    fn long_fat_by_settings(cc: &str, wmem_max: u64, rmem_max: u64) -> Result<Scenario, String> {
-        let mut server = HostSettings::default();
-        server.set_tcp_congestion_control(Algorithm::by_name(cc).unwrap());
-        if cc == "bbr" {
-            server.set_default_qdisc(Qdisc::Fq);
-        }
-        let mut client = HostSettings::default();
-        raise_ceilings(&mut server, &mut client, wmem_max, rmem_max);
-        Ok(Scenario {
-            server: server
-                .finish()
-                .map_err(|e| e.within("server").to_string())?,
-            client: client
-                .finish()
-                .map_err(|e| e.within("client").to_string())?,
-            ..Scenario::default()
-        })
-    }
-
-    #[test]
-    fn the_long_fat_widget_gets_the_same_hosts_from_the_setters() {
-        // The ceilings' sliders run from 64 KiB to 256 MiB.
-        for cc in ["reno", "cubic", "bbr"] {
-            for wmem in [64 << 10, 87_380, SEED_003_WMEM_MAX, 256 << 20] {
-                for rmem in [87_380, 1 << 20, SEED_003_RMEM_MAX, 64 << 20, 256 << 20] {
-                    assert_eq!(
-                        long_fat_by_settings(cc, wmem, rmem),
-                        Ok(long_fat_by_fields(cc, wmem, rmem)),
-                        "{cc} wmem {wmem} rmem {rmem}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_receive_ceiling_below_tcp_rmem_1_is_the_same_error_either_way() {
-        // Below 87380 the ceiling is under the starting buffer: the builder's
-        // scenario fails validation when run, finish() fails at once, alike.
-        let by_fields = long_fat_by_fields("cubic", 64 << 10, 64 << 10);
-        let e = by_fields.validate().unwrap_err().to_string();
-        assert!(e.starts_with("client.rcvbuf_max: 65536 B"), "{e}");
-        assert_eq!(long_fat_by_settings("cubic", 64 << 10, 64 << 10), Err(e));
+        let (mut server, mut client) = (HostSettings::default(), HostSettings::default());
+        raise_ceilings(&mut server, &mut client, 50_000_000, 67_108_864);
+        assert_eq!(server.finish().unwrap(), file.server);
+        assert_eq!(client.finish().unwrap(), file.client);
+        assert_eq!(file.client.receiver.wscale, 11);
     }
 }

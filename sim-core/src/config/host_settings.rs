@@ -241,8 +241,9 @@ impl HostSettings {
     }
 
     /// [`finish`](HostSettings::finish) without the range checks, for callers
-    /// that leave them to `Scenario::validate`.
-    pub(crate) fn derive(&self) -> HostConfig {
+    /// that leave them to `Scenario::validate` (the widgets: their scenario
+    /// is validated when it starts simulating, and a bad one gets a message).
+    pub fn derive(&self) -> HostConfig {
         HostConfig {
             sender: self.sender(),
             receiver: self.receiver(),

@@ -7,7 +7,7 @@
 use crate::spec::{Preset, WidgetSpec};
 use crate::values::{Bytes, Duration, Param, Rate, Ratio, Values};
 use sim_core::cc;
-use sim_core::config::{PathConfig, Scenario};
+use sim_core::config::{HostSettings, PathConfig, Qdisc, Scenario};
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "long-fat",
@@ -124,11 +124,16 @@ fn scenario(v: &Values) -> Scenario {
     s.app.request = vec![100];
     s.app.response = vec![2_000_000_000];
     let cc = v.choice(CC);
-    let server = &mut s.server.sender;
-    server.congestion_control = cc.algorithm();
-    // BBR as its authors deploy it, paced by the fq qdisc (seed 003 too).
-    server.fq = cc == cc::Kind::Bbr;
-    sim_core::benchmarks::raise_buffers_to(&mut s, v.bytes(WMEM), v.bytes(RMEM));
+    let mut server = HostSettings::default();
+    server.set_tcp_congestion_control(cc.algorithm());
+    if cc == cc::Kind::Bbr {
+        // BBR as its authors deploy it, paced by the fq qdisc (seed 003 too).
+        server.set_default_qdisc(Qdisc::Fq);
+    }
+    let mut client = HostSettings::default();
+    sim_core::benchmarks::raise_ceilings(&mut server, &mut client, v.bytes(WMEM), v.bytes(RMEM));
+    s.server = server.derive();
+    s.client = client.derive();
     s
 }
 

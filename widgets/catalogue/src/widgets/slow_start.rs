@@ -4,7 +4,7 @@
 
 use crate::spec::{Preset, WidgetSpec};
 use crate::values::{Bytes, Count, Duration, Param, Rate, Values};
-use sim_core::config::{PathConfig, Scenario};
+use sim_core::config::{HostSettings, PAGE_SIZE, PathConfig, Scenario, TCP_RMEM_MAX};
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "slow-start",
@@ -110,25 +110,30 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
-/// One response on a new connection, over a symmetric path.
+/// One response on a new connection, over a symmetric path. The hosts are
+/// Linux defaults with the sliders applied through the same setters a
+/// scenario file's keys use, so the kernel's rules (window scale, SYN window)
+/// hold at every slider setting.
 fn scenario(v: &Values) -> Scenario {
     let mss = v.count(MSS);
+    let mut server = HostSettings::default();
+    server.set_mss(mss);
+    server.set_route_initcwnd(v.count(INITCWND));
+    let rcvbuf = v.bytes(RCVBUF);
+    let mut client = HostSettings::default();
+    client.set_mss(mss);
+    // tcp_rmem[1] from the slider, its ceiling never below it so autotuning can still grow it.
+    client.set_tcp_rmem([PAGE_SIZE, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
+    // The slider asks for a SYN window; as in Linux the buffer may allow less
+    // (`tcp_select_initial_window`).
+    client.set_syn_window_limit(u32::try_from(v.bytes(RWND)).unwrap_or(u32::MAX));
     let mut s = Scenario {
         path: PathConfig::symmetric(v.rate(BANDWIDTH), v.duration(RTT)),
+        client: client.derive(),
+        server: server.derive(),
         ..Scenario::default()
     };
-    s.server.sender.mss = mss;
-    s.client.sender.mss = mss;
-    s.server.sender.initcwnd = v.count(INITCWND);
     s.app.response = vec![v.bytes(SIZE)];
-    let rcvbuf = v.bytes(RCVBUF);
-    let client = &mut s.client.receiver;
-    client.rcvbuf = rcvbuf;
-    client.rcvbuf_max = client.rcvbuf_max.max(rcvbuf);
-    // The slider sets the SYN window a client offers, but as in Linux its
-    // buffer may allow less (`tcp_select_initial_window`).
-    let rwnd = u32::try_from(v.bytes(RWND)).unwrap_or(u32::MAX);
-    client.syn_window = rwnd.min(client.initial_window(mss));
     s
 }
 
