@@ -97,15 +97,7 @@ impl Socket {
         }
         if self.cb.ssthresh != ssthresh_before {
             // HyStart ended slow start: record the new ssthresh with cwnd.
-            trace.push(
-                now,
-                TraceEvent::CwndChanged {
-                    side: self.side,
-                    old: self.cb.cwnd,
-                    new: self.cb.cwnd,
-                    ssthresh: self.cb.ssthresh,
-                },
-            );
+            self.push_cwnd(now, self.cb.cwnd, trace);
         }
     }
 
@@ -198,15 +190,7 @@ impl Socket {
         self.cb.cwnd_cnt = 0;
         // Recorded even when cwnd was already 1 (unlike `trace_cwnd`),
         // so every timeout is followed by the window it left.
-        trace.push(
-            now,
-            TraceEvent::CwndChanged {
-                side: self.side,
-                old,
-                new: self.cb.cwnd,
-                ssthresh: self.cb.ssthresh,
-            },
-        );
+        self.push_cwnd(now, old, trace);
     }
 
     /// `tcp_try_undo_loss` with `tcp_packet_delayed`: an ACK echoing a
@@ -329,16 +313,21 @@ impl Socket {
     /// Records a cwnd change (if there was one) with the ssthresh now in force.
     pub(super) fn trace_cwnd(&self, now: SimTime, old: u32, trace: &mut Trace) {
         if self.cb.cwnd != old {
-            trace.push(
-                now,
-                TraceEvent::CwndChanged {
-                    side: self.side,
-                    old,
-                    new: self.cb.cwnd,
-                    ssthresh: self.cb.ssthresh,
-                },
-            );
+            self.push_cwnd(now, old, trace);
         }
+    }
+
+    /// Records cwnd (changed from `old` or not) with the ssthresh now in force.
+    fn push_cwnd(&self, now: SimTime, old: u32, trace: &mut Trace) {
+        trace.push(
+            now,
+            TraceEvent::CwndChanged {
+                side: self.side,
+                old,
+                new: self.cb.cwnd,
+                ssthresh: self.cb.ssthresh,
+            },
+        );
     }
 
     /// Writes the algorithm's mode and pacing rate to the trace when they

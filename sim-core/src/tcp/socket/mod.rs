@@ -34,6 +34,8 @@ mod app;
 mod congestion;
 mod input;
 mod output;
+#[cfg(test)]
+mod tests;
 mod timers;
 
 use self::congestion::{CwndUsage, TracedCc};
