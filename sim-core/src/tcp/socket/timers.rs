@@ -65,7 +65,8 @@ impl Timer {
 
 /// One deadline per kind of timer; `None` = not armed.
 ///
-/// The delayed-ACK deadline is not stored here: `AckPolicy` keeps it, because
+/// The delayed-ACK deadline is not stored here (its slot stays empty):
+/// `AckPolicy` keeps it, because
 /// its decisions depend on it (an armed timer keeps its earlier deadline, and
 /// one about to fire means "ACK now") and every ACK sent clears it. A copy here
 /// would have to follow each of those changes; instead the table is handed the
