@@ -1,0 +1,60 @@
+//! The application's side of the socket (tcp.c): its writes enter the send
+//! buffer (`tcp_sendmsg`), and its reads drain the receive buffer at the pace
+//! it reads (`tcp_recvmsg` → `tcp_cleanup_rbuf`).
+
+use super::timers::Timer;
+use super::{Socket, State};
+use crate::time::SimTime;
+use crate::trace::Trace;
+
+impl Socket {
+    /// The application writes `bytes` more; what the send buffer has no room
+    /// for waits in [`Socket::app_backlog`].
+    /// `more`: the application has more of this message to write; with
+    /// `TCP_CORK` the socket stays corked until the last write.
+    pub fn app_write(&mut self, now: SimTime, bytes: u64, more: bool, trace: &mut Trace) {
+        self.tcp_slow_start_after_idle_check(now, trace);
+        self.corked = self.cork && more;
+        self.sbuf.backlog += bytes;
+        // tcp_sendmsg → tcp_rate_check_app_limited: writing into an empty
+        // pipe marks the coming rate samples as application-limited.
+        let nothing_unsent = self.write_end.saturating_sub(self.snd_nxt) < self.mss as u64;
+        self.rate.check_app_limited(
+            nothing_unsent,
+            self.board.in_flight(),
+            self.cb.cwnd,
+            self.board.lost_out(),
+        );
+        self.cb.app_limited = self.rate.app_limited();
+        self.take_from_app();
+    }
+
+    /// Moves what the send buffer has room for from the application into the
+    /// socket; the rest waits with the writer blocked.
+    pub(super) fn take_from_app(&mut self) {
+        let queued = self.write_end.saturating_sub(self.snd_una);
+        self.write_end += self.sbuf.accept(queued);
+    }
+
+    /// The application reads what its pace allows; a read that reopens the
+    /// window enough sends a window update (`tcp_cleanup_rbuf`).
+    pub(super) fn app_read(&mut self, now: SimTime) {
+        let want = self.reader.budget(now, self.rwin.unread());
+        if want > 0 {
+            self.app_received += self.rwin.read(now, want);
+            if self.state == State::Established && self.rwin.update_worth_sending(self.rcv_nxt) {
+                self.ack_now = true;
+            }
+        }
+        self.schedule_read(now);
+    }
+
+    /// Arms the read tick for the application's next read, or stops it when
+    /// there is nothing left to read.
+    pub(super) fn schedule_read(&mut self, now: SimTime) {
+        match self.reader.next_tick(now, self.rwin.unread(), self.mss) {
+            Some(t) => self.timers.set(Timer::ReadTick, t),
+            None => self.timers.stop(Timer::ReadTick),
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! What an arriving segment does (tcp_input.c): the handshake, the ACK
+//! (`tcp_ack`) and the data (`tcp_data_queue`).
+//!
+//! ```text
+//!   handle_segment ─► tcp_rcv_state_process (Listen, SynSent, SynReceived)
+//!                  └► tcp_rcv_established ─► tcp_ack ─► tcp_sacktag_write_queue
+//!                                         │           tcp_clean_rtx_queue
+//!                                         │           tcp_ack_update_rtt
+//!                                         │           tcp_pkts_acked
+//!                                         │           tcp_fastretrans_alert (if dubious)
+//!                                         │           tcp_cong_control
+//!                                         │           tcp_check_space, tcp_rearm_rto
+//!                                         └► tcp_data_queue ─► __tcp_ack_snd_check
+//! ```
+
+use std::ops::ControlFlow;
+
+use super::timers::Timer;
+use super::{Socket, State};
+use crate::cc::CaState;
+use crate::segment::{SackBlocks, Segment};
+use crate::tcp::ack_policy::AckDecision;
+use crate::tcp::rate::SampleBuilder;
+use crate::time::{SimDuration, SimTime};
+use crate::trace::{Trace, TraceEvent};
+
+/// What `tcp_ack` notes before the ACK changes anything (its `prior_*` locals).
+pub(super) struct Prior {
+    /// `prior_in_flight`.
+    pub(super) in_flight: u32,
+    /// `prior_delivered`.
+    pub(super) delivered: u64,
+    /// The loss episode's first retransmission, for `tcp_try_undo_loss`.
+    pub(super) retrans_stamp: Option<SimTime>,
+    /// Segments marked lost before, to count the newly lost.
+    pub(super) lost_out: u32,
+}
+
+/// What the cumulative ACK removed from the retransmission queue.
+#[derive(Default)]
+struct Cleaned {
+    /// Segments acknowledged (`pkts_acked`).
+    acked: u32,
+    /// The newest slow-start flight among them.
+    newest_flight: u32,
+    /// RTT of the newest never-retransmitted one (`seq_rtt_us`).
+    seq_rtt: Option<SimDuration>,
+}
+
+impl Socket {
+    pub fn handle_segment(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        self.counters.on_receive();
+        if self.tcp_rcv_state_process(now, seg, trace).is_break() {
+            return;
+        }
+        self.tcp_rcv_established(now, seg, trace);
+    }
+
+    /// The handshake (`tcp_rcv_state_process`). Continues when the segment
+    /// goes on to the established path (the ACK that completes a passive
+    /// open may carry data).
+    fn tcp_rcv_state_process(
+        &mut self,
+        now: SimTime,
+        seg: &Segment,
+        trace: &mut Trace,
+    ) -> ControlFlow<()> {
+        match self.state {
+            State::Listen => {
+                // `tcp_conn_request`: answer a SYN with a SYN-ACK.
+                if seg.flags.syn && !seg.flags.ack {
+                    self.rcv_nxt = seg.seq + 1;
+                    self.rcv_wup = self.rcv_nxt;
+                    self.snd_wnd = seg.wnd;
+                    self.state = State::SynReceived;
+                    self.syn.pending = true;
+                }
+                ControlFlow::Break(())
+            }
+            State::SynSent => {
+                // `tcp_rcv_synsent_state_process`: the SYN-ACK completes an
+                // active open, and is acknowledged at once.
+                if seg.flags.syn && seg.flags.ack && seg.ack == 1 {
+                    self.rcv_nxt = seg.seq + 1;
+                    self.snd_una = 1;
+                    self.snd_wnd = seg.wnd;
+                    self.timers.stop(Timer::Rto);
+                    self.tcp_init_transfer(now, trace);
+                    self.ack_now = true;
+                }
+                ControlFlow::Break(())
+            }
+            State::SynReceived => {
+                if seg.flags.syn {
+                    // Our SYN-ACK was lost and the client retried its SYN.
+                    self.syn.pending = true;
+                    return ControlFlow::Break(());
+                }
+                if seg.flags.ack && seg.ack >= 1 {
+                    self.snd_una = 1;
+                    self.timers.stop(Timer::Rto);
+                    self.tcp_init_transfer(now, trace);
+                }
+                ControlFlow::Continue(())
+            }
+            State::Established => ControlFlow::Continue(()),
+        }
+    }
+
+    /// The handshake is complete (`tcp_finish_connect`, or the
+    /// `TCP_SYN_RECV` case of `tcp_rcv_state_process`): take the SYN's RTT
+    /// sample and start the transfer (`tcp_init_transfer`).
+    fn tcp_init_transfer(&mut self, now: SimTime, trace: &mut Trace) {
+        if !self.syn.retransmitted {
+            let r = now.since(self.syn.sent_at);
+            self.rtt.on_sample(r);
+            self.min_rtt = Some(r);
+        }
+        self.state = State::Established;
+        self.retrans_stamp = None;
+        self.retransmits = 0;
+        self.rwin.start(now, self.rcv_nxt, self.rtt.srtt());
+        // tcp_init_buffer_space → tcp_sndbuf_expand.
+        self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
+        trace.push(now, TraceEvent::Established { side: self.side });
+        // tcp_init_transfer → tcp_init_congestion_control.
+        self.cb.srtt = self.rtt.srtt();
+        self.cc.init(&mut self.cb, now);
+        self.tcp_update_pacing_rate();
+        self.trace_cc(now, trace);
+    }
+
+    /// A segment on an established connection (`tcp_rcv_established`).
+    fn tcp_rcv_established(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        if !self.reader.reads_at_once() {
+            self.app_read(now);
+        }
+        // `tcp_replace_ts_recent`: echo the timestamp of a segment that starts
+        // at or before what we last acknowledged.
+        if seg.len > 0 && seg.seq <= self.rcv_wup {
+            self.ts_recent = seg.ts_val;
+        }
+        if seg.flags.ack {
+            self.tcp_ack(now, seg, trace);
+        }
+        if seg.len > 0 {
+            self.tcp_data_queue(now, seg, trace);
+            if !self.reader.reads_at_once() {
+                self.schedule_read(now);
+            }
+        } else if seg.seq < self.rcv_nxt && !seg.flags.syn {
+            // An old sequence number (a zero-window probe): answer with the
+            // current window at once (`tcp_send_dupack`).
+            self.ack_now = true;
+        }
+    }
+
+    /// The peer acknowledged up to `seg.ack` (`tcp_ack`).
+    fn tcp_ack(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        // Older than what was acknowledged, or beyond what was sent: ignored.
+        if seg.ack < self.snd_una || seg.ack > self.snd_max.max(self.snd_nxt) {
+            return;
+        }
+        let window_changed = self.tcp_ack_update_window(seg);
+        let una_advanced = seg.ack > self.snd_una;
+        let has_sack = self.sack_ok && !seg.sack.is_empty();
+        // A duplicate ACK: nothing new acknowledged, no data, no window update.
+        let dupack = !una_advanced && seg.len == 0 && !window_changed && !self.board.is_empty();
+        if !una_advanced && !has_sack && !dupack {
+            return;
+        }
+        let prior = Prior {
+            in_flight: self.board.in_flight(),
+            delivered: self.rate.delivered,
+            retrans_stamp: self.retrans_stamp,
+            lost_out: self.board.lost_out(),
+        };
+        let mut rs = SampleBuilder::default();
+
+        // 1. SACK blocks, then 2. the cumulative ACK.
+        let sack_rtt = if has_sack {
+            self.tcp_sacktag_write_queue(now, &seg.sack, &mut rs)
+        } else {
+            None
+        };
+        let cleaned = if una_advanced {
+            self.tcp_clean_rtx_queue(now, seg.ack, &mut rs, prior.delivered)
+        } else {
+            if dupack && !self.sack_ok {
+                self.tcp_add_reno_sack();
+            }
+            Cleaned::default()
+        };
+
+        // 3. RTT: from the cumulative ACK, else from SACK; then the algorithm hears of it.
+        self.tcp_ack_update_rtt(now, cleaned.seq_rtt.or(sack_rtt), trace);
+        self.tcp_pkts_acked(now, cleaned.acked, una_advanced, cleaned.seq_rtt, trace);
+        let old = self.cb.cwnd;
+
+        // 4. Loss detection and the recovery state machine.
+        if self.tcp_ack_is_dubious(una_advanced, has_sack) {
+            if una_advanced && self.cb.ca_state == CaState::Loss {
+                self.tcp_try_undo_loss(now, seg.ts_ecr, prior.retrans_stamp, trace);
+            }
+            self.tcp_fastretrans_alert(now, una_advanced, trace);
+        }
+        let newly_lost = self.board.lost_out().saturating_sub(prior.lost_out);
+        if cleaned.acked > 0 && self.prr.is_none() {
+            self.next_flight = cleaned.newest_flight + 1;
+        }
+
+        // 5. Congestion control.
+        self.tcp_cong_control(now, &rs, &prior, cleaned.acked, newly_lost, una_advanced);
+        self.trace_cwnd(now, old, trace);
+        self.trace_cc(now, trace);
+
+        // 6. Send-buffer space, and the timers.
+        self.tcp_check_space();
+        self.tcp_rearm_rto(now, una_advanced);
+    }
+
+    /// `tcp_ack_update_window`, and what any ACK does to zero-window probing.
+    /// Returns whether the window changed.
+    fn tcp_ack_update_window(&mut self, seg: &Segment) -> bool {
+        let window_changed = seg.wnd != self.snd_wnd;
+        self.snd_wnd = seg.wnd;
+        // Any ACK answers the probes (tcp_ack resets icsk_probes_out).
+        self.probe.probes_out = 0;
+        self.tcp_ack_probe();
+        window_changed
+    }
+
+    /// `tcp_sacktag_write_queue`: tags the SACKed segments, feeding the rate
+    /// sample and RACK. Returns the RTT of the first never-retransmitted one.
+    fn tcp_sacktag_write_queue(
+        &mut self,
+        now: SimTime,
+        sack: &SackBlocks,
+        rs: &mut SampleBuilder,
+    ) -> Option<SimDuration> {
+        let min_rtt = self.min_rtt;
+        let mut sack_rtt = None;
+        let (board, rate, rack) = (&mut self.board, &mut self.rate, &mut self.rack);
+        board.sack(sack.as_slice(), |s| {
+            rate.on_delivered(rs, s, now);
+            rack.advance(s.ever_retrans, s.sent_at, s.end, now, min_rtt);
+            if !s.ever_retrans && sack_rtt.is_none() {
+                sack_rtt = Some(now.since(s.sent_at));
+            }
+        });
+        sack_rtt
+    }
+
+    /// `tcp_clean_rtx_queue`: removes what `ack` covers from the
+    /// retransmission queue and advances snd_una.
+    fn tcp_clean_rtx_queue(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        rs: &mut SampleBuilder,
+        prior_delivered: u64,
+    ) -> Cleaned {
+        let min_rtt = self.min_rtt;
+        let mut cleaned = Cleaned::default();
+        let (board, rate, rack) = (&mut self.board, &mut self.rate, &mut self.rack);
+        cleaned.acked = board.ack_up_to(ack, |s| {
+            cleaned.newest_flight = cleaned.newest_flight.max(s.flight);
+            rate.on_delivered(rs, s, now);
+            rack.advance(s.ever_retrans, s.sent_at, s.end, now, min_rtt);
+            if !s.ever_retrans {
+                cleaned.seq_rtt = Some(now.since(s.sent_at));
+            }
+        });
+        self.snd_una = ack;
+        if self.snd_nxt < self.snd_una {
+            self.snd_nxt = self.snd_una;
+        }
+        if !self.sack_ok {
+            // All but one of these were counted as delivered by their
+            // duplicate ACKs already (`tcp_remove_reno_sacks`).
+            let newly = self.board.reno_acked(cleaned.acked);
+            let counted = self.rate.delivered - prior_delivered;
+            self.rate.delivered -= counted.saturating_sub(newly as u64);
+        }
+        cleaned
+    }
+
+    /// `tcp_add_reno_sack`: without SACK, a duplicate ACK stands in for one
+    /// segment that left the network.
+    fn tcp_add_reno_sack(&mut self) {
+        let before = self.board.sacked_out();
+        self.board.reno_dupack();
+        self.rate.count_delivered(self.board.sacked_out() - before);
+    }
+
+    /// `tcp_ack_update_rtt`: feeds the estimator and the minimum RTT.
+    fn tcp_ack_update_rtt(&mut self, now: SimTime, sample: Option<SimDuration>, trace: &mut Trace) {
+        if let Some(r) = sample {
+            self.rtt.on_sample(r);
+            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
+            trace.push(
+                now,
+                TraceEvent::RttSample {
+                    side: self.side,
+                    sample_ns: r.0,
+                    srtt_ns: self.rtt.srtt().map_or(0, |d| d.0),
+                    rttvar_ns: self.rtt.rttvar().0,
+                    rto_ns: self.rtt.rto().0,
+                },
+            );
+        }
+        self.cb.srtt = self.rtt.srtt();
+    }
+
+    /// `tcp_ack_is_dubious`: anything but a plain in-order ACK in the Open
+    /// state goes through `tcp_fastretrans_alert`.
+    fn tcp_ack_is_dubious(&self, una_advanced: bool, has_sack: bool) -> bool {
+        !una_advanced || has_sack || self.cb.ca_state != CaState::Open
+    }
+
+    /// `tcp_check_space`: freed buffer may wake the writer; a grown cwnd may
+    /// grow the buffer (`tcp_new_space` → `tcp_sndbuf_expand`).
+    fn tcp_check_space(&mut self) {
+        self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
+        self.sbuf
+            .on_acked(self.write_end.saturating_sub(self.snd_una));
+        self.take_from_app();
+    }
+
+    /// Data arrived (`tcp_data_queue`).
+    fn tcp_data_queue(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        let end = seg.end_seq();
+        if end <= self.rcv_nxt {
+            // A duplicate: ACK at once so the sender learns rcv_nxt (tcp_send_dupack).
+            self.ack_now = true;
+            return;
+        }
+        if seg.seq > self.rcv_nxt {
+            // Out of order: keep it for when the hole is filled, and ACK at
+            // once with SACK blocks (`tcp_data_queue_ofo`).
+            self.ooo.insert(seg.seq, end);
+            self.ack_now = true;
+            return;
+        }
+        // In order (perhaps overlapping old data): take it, and everything held
+        // out of order that now follows on.
+        let had_ooo = !self.ooo.is_empty();
+        let new_end = self.ooo.take_in_order(end);
+        let len = (new_end - self.rcv_nxt) as u32;
+        self.rcv_nxt = new_end;
+        let grew = self.rwin.on_data(len);
+        if self.reader.reads_at_once() {
+            self.app_received += self.rwin.read(now, len as u64);
+        }
+        if had_ooo {
+            // RFC 5681 4.2: ACK at once when a gap is filled.
+            self.ack_now = true;
+        }
+        self.tcp_ack_snd_check(now, grew, trace);
+    }
+
+    /// `__tcp_ack_snd_check`: ACK now, or arm the delayed-ACK timer.
+    fn tcp_ack_snd_check(&mut self, now: SimTime, window_grew: bool, trace: &mut Trace) {
+        let unacked = self.rcv_nxt - self.rcv_wup;
+        let rcv_wnd = self.rwin.current_window(self.rcv_wup);
+        let armed_before = self.acks.deadline();
+        self.acks.set_rtt(self.rtt.rto(), self.rtt.srtt());
+        match self
+            .acks
+            .on_data(now, unacked, self.mss, rcv_wnd, window_grew)
+        {
+            AckDecision::Now => self.ack_now = true,
+            AckDecision::Delay(deadline) => {
+                if armed_before != Some(deadline) {
+                    trace.push(
+                        now,
+                        TraceEvent::DelayedAckArmed {
+                            side: self.side,
+                            deadline,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}

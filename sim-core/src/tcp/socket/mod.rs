@@ -1,0 +1,417 @@
+//! A TCP endpoint as a poll-style state machine (sans-IO).
+//!
+//! The simulator feeds it segments and timeouts and asks it what to send:
+//!
+//! ```text
+//!   handle_segment(now, seg) ─┐                 ┌─► poll_transmit(now) → Option<Segment>
+//!   handle_timeout(now) ──────┼─► Socket state ─┤
+//!   app_write(bytes) ─────────┘                 └─► poll_timeout() → Option<SimTime>
+//! ```
+//!
+//! Both directions live in one socket, as in Linux: the send half (cwnd,
+//! the retransmission queue with its SACK scoreboard, RACK, PRR, pacing, the
+//! RTO) and the receive half (rcv_nxt, the out-of-order queue and SACK blocks,
+//! the advertised window, delayed ACK).
+//!
+//! Loss recovery follows `tcp_ack` → `tcp_fastretrans_alert` →
+//! `tcp_cong_control`: SACK blocks tag the scoreboard, RACK marks segments
+//! lost, the first loss enters Recovery (ssthresh from the algorithm, PRR
+//! sizing what is sent), and lost segments are retransmitted before new
+//! data. Without SACK, duplicate ACKs stand in for SACKed segments and the
+//! head is marked lost (NewReno). An RTO marks everything not SACKed lost.
+//!
+//! The code is split as Linux splits it:
+//!
+//! | module          | Linux                           | what                                          |
+//! | --------------- | ------------------------------- | --------------------------------------------- |
+//! | `input`         | tcp_input.c                     | handshake, `tcp_ack`, `tcp_data_queue`         |
+//! | `output`        | tcp_output.c                    | `tcp_write_xmit`, retransmissions, probes, ACKs |
+//! | `timers`        | tcp_timer.c                     | the timer table and what each timer does       |
+//! | `congestion`    | tcp_input.c, tcp_cong.c         | the calls into the algorithm, recovery, undo   |
+//! | `app`           | tcp.c                           | the application's writes and reads             |
+
+mod app;
+mod congestion;
+mod input;
+mod output;
+#[cfg(test)]
+mod tests;
+mod timers;
+
+use self::congestion::{CwndUsage, TracedCc};
+use self::timers::TimerTable;
+use super::ack_policy::AckPolicy;
+use super::info::{Counters, RecvInfo, TcpInfo};
+use super::ooo_queue::OooQueue;
+use super::pacing::Pacer;
+use super::rack::Rack;
+use super::rate::RateEstimator;
+use super::reader::Reader;
+use super::receive_window::ReceiveWindow;
+use super::recovery::Prr;
+use super::rtt::RttEstimator;
+use super::scoreboard::Scoreboard;
+use super::send_buffer::SendBuffer;
+use crate::cc::{Algorithm, CaState, ControlBlock};
+use crate::config::{HostConfig, Nagle};
+use crate::segment::Side;
+use crate::time::{SimDuration, SimTime};
+
+/// What holds a small segment back although cwnd and the window allow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// Nagle's rule: wait for the ACK of data in flight (`tcp_nagle_check`).
+    Nagle,
+    /// `TCP_CORK`: wait for a full segment or the uncork.
+    Cork,
+}
+
+impl Hold {
+    pub fn name(self) -> &'static str {
+        match self {
+            Hold::Nagle => "nagle",
+            Hold::Cork => "cork",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+}
+
+/// Our SYN (or SYN-ACK): whether one is due, and what its timing tells.
+#[derive(Clone, Copy, Debug)]
+struct Syn {
+    /// A SYN goes out at the next `poll_transmit`.
+    pending: bool,
+    /// When the last SYN left: the handshake's RTT sample is measured from it.
+    sent_at: SimTime,
+    /// The SYN was resent: no RTT sample from the handshake (Karn's rule),
+    /// and the next SYN counts as a retransmission.
+    retransmitted: bool,
+}
+
+/// Zero-window probing (tcp_timer.c `tcp_probe_timer`). Its deadline is the
+/// `Persist` entry of the timer table.
+#[derive(Clone, Copy, Debug, Default)]
+struct ZeroWindowProbe {
+    /// Probes sent since the last ACK arrived (`icsk_probes_out`).
+    probes_out: u32,
+    /// Doublings of the probe interval since the window last opened (`icsk_backoff`).
+    probe_backoff: u32,
+    /// Probes sent over the connection's life, for the trace.
+    probes_total: u32,
+    /// A probe goes out at the next `poll_transmit`.
+    probe_pending: bool,
+}
+
+pub struct Socket {
+    side: Side,
+    state: State,
+    mss: u32,
+    /// Every deadline the socket waits for, by kind.
+    timers: TimerTable,
+
+    // ---- send half ----
+    snd_una: u64,
+    snd_nxt: u64,
+    /// Highest sequence ever sent: below it, a send is a retransmission.
+    snd_max: u64,
+    /// Sequence number after the last byte the application wrote.
+    write_end: u64,
+    sbuf: SendBuffer,
+    cork: bool,
+    /// Corked: partial segments wait (TCP_CORK, `TCP_NAGLE_CORK`).
+    corked: bool,
+    /// Why the last attempt to send stopped short of unsent data that was
+    /// ready: Nagle's rule or `TCP_CORK` holding a sub-MSS segment.
+    held: Option<Hold>,
+    /// The peer's advertised window, in bytes.
+    snd_wnd: u64,
+    /// End of the last sub-MSS segment sent (`snd_sml`, for Minshall's Nagle check).
+    snd_sml: u64,
+    nagle: Nagle,
+    cb: ControlBlock,
+    cc: Algorithm,
+    /// Segments sent and not yet cumulatively acknowledged, with SACK state.
+    board: Scoreboard,
+    /// SACK was negotiated.
+    sack_ok: bool,
+    rack: Rack,
+    rate: RateEstimator,
+    pacer: Pacer,
+    /// Pacing applies: `fq`, or an algorithm that needs it.
+    pacing: bool,
+    /// The pacing rate and algorithm mode last written to the trace.
+    traced: TracedCc,
+    /// Segments retransmitted over the connection's life (`tcpi_total_retrans`).
+    total_retrans: u64,
+    /// Segments and bytes sent and received, for `TCP_INFO`.
+    counters: Counters,
+    /// cwnd and ssthresh before the timeout, to restore if it proves
+    /// spurious (`tcp_init_undo`: prior_cwnd, prior_ssthresh).
+    undo: Option<(u32, u32)>,
+    /// The peer's latest timestamp to echo (`ts_recent`).
+    ts_recent: u64,
+    /// Windowed minimum RTT (`tcp_min_rtt`; Linux's window is 5 minutes,
+    /// longer than any run here, so a plain minimum).
+    min_rtt: Option<SimDuration>,
+    /// `tcp_cwnd_validate` bookkeeping: was cwnd the limit in this window?
+    cwnd_usage: CwndUsage,
+    rtt: RttEstimator,
+    /// When the first retransmission of the current loss episode left (`retrans_stamp`).
+    retrans_stamp: Option<SimTime>,
+    /// Timeouts in a row (`icsk_retransmits`).
+    retransmits: u32,
+    /// PRR's bookkeeping while in Recovery.
+    prr: Option<Prr>,
+    /// Recovery or Loss ends when snd_una reaches this (`high_seq`).
+    high_seq: u64,
+    initcwnd: u32,
+    slow_start_after_idle: bool,
+    /// When data was last sent (`lsndtime`).
+    lsndtime: Option<SimTime>,
+    /// Slow-start flight the next data segment belongs to: one more than the
+    /// newest flight whose ACK released it.
+    next_flight: u32,
+    syn: Syn,
+    probe: ZeroWindowProbe,
+    /// `net.ipv4.tcp_retries2`: unanswered probes or retransmissions before giving up.
+    retries2: u32,
+    /// Given up (`tcp_write_err`): the socket sends nothing more.
+    aborted: bool,
+
+    // ---- receive half ----
+    rcv_nxt: u64,
+    /// `rcv_wup`: rcv_nxt when we last sent an ACK.
+    rcv_wup: u64,
+    rwin: ReceiveWindow,
+    /// An ACK goes out at the next `poll_transmit` (`ICSK_ACK_NOW`).
+    ack_now: bool,
+    /// Out-of-order data held until the hole before it is filled.
+    ooo: OooQueue,
+    acks: AckPolicy,
+    app_received: u64,
+    reader: Reader,
+}
+
+impl Socket {
+    fn new(side: Side, state: State, cfg: &HostConfig) -> Self {
+        let mss = cfg.sender.mss;
+        Socket {
+            side,
+            state,
+            mss,
+            timers: TimerTable::default(),
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            write_end: 1,
+            cork: cfg.sender.cork,
+            corked: false,
+            held: None,
+            sbuf: SendBuffer::new(
+                cfg.sender.sndbuf,
+                cfg.sender.sndbuf_max,
+                cfg.sender.sndbuf_autotune,
+                mss,
+            ),
+            snd_wnd: 0,
+            snd_sml: 0,
+            nagle: cfg.sender.nagle,
+            cb: ControlBlock {
+                mss,
+                ..ControlBlock::new(cfg.sender.initcwnd)
+            },
+            cc: cfg.sender.congestion_control.clone(),
+            board: Scoreboard::default(),
+            sack_ok: cfg.sender.sack,
+            rack: Rack::default(),
+            rate: RateEstimator::default(),
+            pacer: Pacer::default(),
+            pacing: cfg.sender.fq || cfg.sender.congestion_control.needs_pacing(),
+            traced: TracedCc::default(),
+            min_rtt: None,
+            total_retrans: 0,
+            counters: Counters::default(),
+            undo: None,
+            ts_recent: 0,
+            cwnd_usage: CwndUsage::default(),
+            rtt: RttEstimator::default(),
+            retrans_stamp: None,
+            retransmits: 0,
+            prr: None,
+            high_seq: 0,
+            initcwnd: cfg.sender.initcwnd,
+            slow_start_after_idle: cfg.sender.slow_start_after_idle,
+            lsndtime: None,
+            next_flight: 1,
+            syn: Syn {
+                pending: side == Side::Client,
+                sent_at: SimTime::ZERO,
+                retransmitted: false,
+            },
+            probe: ZeroWindowProbe::default(),
+            retries2: cfg.sender.retries2,
+            aborted: false,
+            rcv_nxt: 0,
+            rcv_wup: 0,
+            rwin: ReceiveWindow::new(&cfg.receiver, mss),
+            ack_now: false,
+            ooo: OooQueue::default(),
+            acks: AckPolicy::new(cfg.receiver.delayed_ack.clone(), cfg.receiver.quickack),
+            app_received: 0,
+            reader: Reader::new(cfg.receiver.read_rate),
+        }
+    }
+
+    /// An active opener: its first `poll_transmit` is the SYN.
+    pub fn connect(cfg: &HostConfig) -> Self {
+        Socket::new(Side::Client, State::SynSent, cfg)
+    }
+
+    /// A passive opener waiting for a SYN.
+    pub fn listen(cfg: &HostConfig) -> Self {
+        Socket::new(Side::Server, State::Listen, cfg)
+    }
+
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    pub fn is_established(&self) -> bool {
+        self.state == State::Established
+    }
+
+    /// Congestion window in segments.
+    pub fn cwnd(&self) -> u32 {
+        self.cb.cwnd
+    }
+
+    pub fn ssthresh(&self) -> u32 {
+        self.cb.ssthresh
+    }
+
+    /// Segments sent and not yet acknowledged (`packets_out`).
+    pub fn packets_out(&self) -> u32 {
+        self.board.packets_out()
+    }
+
+    /// Segments the network holds (`tcp_packets_in_flight`).
+    pub fn in_flight(&self) -> u32 {
+        self.board.in_flight()
+    }
+
+    /// `sk_pacing_rate` in bytes per second (0 when not paced).
+    pub fn pacing_rate(&self) -> u64 {
+        if self.pacing { self.cb.pacing_rate } else { 0 }
+    }
+
+    /// The congestion-control algorithm's mode (BBR's state machine).
+    pub fn cc_mode(&self) -> Option<&'static str> {
+        self.cc.mode()
+    }
+
+    /// `icsk_ca_state`.
+    pub fn ca_state(&self) -> CaState {
+        self.cb.ca_state
+    }
+
+    /// Payload bytes the application has read.
+    pub fn app_received(&self) -> u64 {
+        self.app_received
+    }
+
+    /// Payload bytes written and acknowledged by the peer.
+    pub fn bytes_acked(&self) -> u64 {
+        self.snd_una.saturating_sub(1)
+    }
+
+    /// The socket's `TCP_INFO` now.
+    pub fn info(&self) -> TcpInfo {
+        TcpInfo {
+            counters: self.counters,
+            bytes_acked: self.bytes_acked(),
+            total_retrans: self.total_retrans,
+            cwnd: self.cb.cwnd,
+            ssthresh: (self.cb.ssthresh < crate::cc::TCP_INFINITE_SSTHRESH)
+                .then_some(self.cb.ssthresh),
+            in_flight: self.in_flight(),
+            srtt_ns: self.rtt.srtt().map_or(0, |d| d.0),
+            rttvar_ns: self.rtt.rttvar().0,
+            rto_ns: self.rtt.rto().0,
+            pacing_rate: self.pacing_rate(),
+            snd_wnd: self.snd_wnd,
+            sndbuf: self.sbuf.sndbuf,
+            wmem_queued: self
+                .sbuf
+                .wmem_queued(self.write_end.saturating_sub(self.snd_una)),
+            notsent_bytes: self.write_end.saturating_sub(self.snd_nxt),
+        }
+    }
+
+    /// The receive side's buffer and unread bytes now.
+    pub fn recv_info(&self) -> RecvInfo {
+        RecvInfo {
+            rcvbuf: self.rwin.rcvbuf(),
+            unread: self.unread(),
+        }
+    }
+
+    /// Segments retransmitted so far (`tcpi_total_retrans`).
+    pub fn total_retrans(&self) -> u64 {
+        self.total_retrans
+    }
+
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.rtt.srtt()
+    }
+
+    /// Bytes the application has written that the send buffer has not taken yet.
+    pub fn app_backlog(&self) -> u64 {
+        self.sbuf.backlog
+    }
+
+    /// `sk_sndbuf` now.
+    pub fn sndbuf(&self) -> u64 {
+        self.sbuf.sndbuf
+    }
+
+    /// What `tcp_update_metrics` reads when this connection closes.
+    pub fn closing(&self) -> super::metrics::Closing {
+        super::metrics::Closing {
+            srtt_ns: self.rtt.srtt().map(|d| d.0),
+            rttvar_ns: self.rtt.rttvar().0,
+            cwnd: self.cb.cwnd,
+            ssthresh: self.cb.ssthresh,
+            backed_off: self.rtt.backoff() > 0,
+            recovering: self.cb.ca_state != CaState::Open,
+        }
+    }
+
+    /// `tcp_init_metrics`: start with a cached ssthresh.
+    pub fn set_initial_ssthresh(&mut self, ssthresh: u32) {
+        self.cb.ssthresh = ssthresh.min(self.cb.cwnd_clamp).max(2);
+    }
+
+    /// A sub-MSS segment Nagle's rule or `TCP_CORK` is holding back now, and
+    /// its length.
+    pub fn held(&self) -> Option<(Hold, u64)> {
+        let h = self.held?;
+        Some((h, (self.write_end - self.snd_nxt).min(self.mss as u64)))
+    }
+
+    /// The connection was given up (`tcp_write_err`): it sends nothing more.
+    pub fn is_aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Bytes received and not yet read by the application.
+    pub fn unread(&self) -> u64 {
+        self.rwin.unread()
+    }
+}

@@ -1,0 +1,112 @@
+//! The three-way handshake, from both ends.
+
+use super::*;
+
+/// A client that sent its SYN at 0 and got the SYN-ACK at 10 ms.
+fn active_open() -> Tcp {
+    let mut tcp = Tcp::new(Socket::connect(&host()));
+    recv!(tcp, syn());
+    tcp.at_ms(10);
+    send!(tcp, syn_ack());
+    tcp
+}
+
+#[test]
+fn connect_sends_a_syn_with_the_unscaled_initial_window_and_waits_one_second() {
+    // tcp_connect: the SYN carries the window tcp_select_initial_window chose
+    // (never scaled in a SYN), and the retransmission timer starts at
+    // TCP_TIMEOUT_INIT, 1 s (RFC 6298 2.1).
+    let mut tcp = Tcp::new(Socket::connect(&host()));
+    recv!(tcp, syn());
+    recv_nothing!(tcp);
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_secs(1)));
+    assert!(!tcp.sock.is_established());
+}
+
+#[test]
+fn a_syn_ack_completes_the_active_open_and_is_acknowledged_at_once() {
+    // tcp_rcv_synsent_state_process: the SYN-ACK acknowledges our SYN
+    // (snd_una = 1), the connection is established, and tcp_send_ack answers
+    // it at once. Nothing is left to retransmit, so no timer runs.
+    let mut tcp = active_open();
+    recv!(
+        tcp,
+        Segment {
+            from: Side::Client,
+            ..from_us()
+        }
+    );
+    recv_nothing!(tcp);
+    assert!(tcp.sock.is_established());
+    assert_eq!(tcp.next_timeout(), None);
+}
+
+#[test]
+fn the_handshake_gives_the_first_rtt_sample_and_an_rto_of_srtt_plus_200ms() {
+    // tcp_rtt_estimator's first sample: srtt = R, rttvar = R/2; __tcp_set_rto:
+    // srtt + max(rttvar terms, TCP_RTO_MIN) = 10 ms + 200 ms.
+    let tcp = active_open();
+    let info = tcp.sock.info();
+    assert_eq!(tcp.sock.srtt(), Some(SimDuration::from_millis(10)));
+    assert_eq!(info.rttvar_ns, 5 * MS);
+    assert_eq!(info.rto_ns, 210 * MS);
+}
+
+#[test]
+fn a_listener_answers_a_syn_with_a_syn_ack_and_times_it_like_a_syn() {
+    // tcp_conn_request → tcp_v4_send_synack: rcv_nxt = the SYN's sequence + 1;
+    // the SYN-ACK is resent after TCP_TIMEOUT_INIT if no ACK comes.
+    let mut tcp = Tcp::new(Socket::listen(&host()));
+    send!(tcp, syn());
+    recv!(tcp, syn_ack());
+    recv_nothing!(tcp);
+    assert!(!tcp.sock.is_established());
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_secs(1)));
+}
+
+#[test]
+fn the_ack_of_the_syn_ack_establishes_the_passive_side_with_initcwnd_ten() {
+    // tcp_rcv_state_process, TCP_SYN_RECV: the ACK establishes the socket,
+    // measures the RTT from the SYN-ACK, and takes the peer's window
+    // (tcp_ack_update_window). cwnd starts at TCP_INIT_CWND (RFC 6928) with
+    // no ssthresh yet (TCP_INFINITE_SSTHRESH).
+    let tcp = established();
+    assert_eq!(tcp.sock.srtt(), Some(RTT));
+    assert_eq!(tcp.sock.info().snd_wnd, PEER_WND);
+    assert_eq!(tcp.sock.cwnd(), 10);
+    assert_eq!(tcp.sock.info().ssthresh, None);
+    assert_eq!(tcp.next_timeout(), None);
+    assert!(
+        tcp.events()
+            .contains(&TraceEvent::Established { side: Side::Server })
+    );
+}
+
+#[test]
+fn a_lost_syn_is_resent_after_one_second_and_the_next_wait_doubles() {
+    // tcp_retransmit_timer: the SYN goes again, and icsk_rto doubles
+    // (RFC 6298 5.5) for the next attempt.
+    let mut tcp = Tcp::new(Socket::connect(&host()));
+    recv!(tcp, syn());
+    tcp.fire_timer();
+    assert_eq!(tcp.now, SimTime(1_000 * MS));
+    recv_retransmit!(tcp, syn());
+    recv_nothing!(tcp);
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_secs(2)));
+    assert!(tcp.events().contains(&TraceEvent::RtoFired {
+        side: Side::Client,
+        rto_ns: 1_000 * MS,
+    }));
+}
+
+#[test]
+fn a_retried_syn_makes_the_listener_send_its_syn_ack_again() {
+    // The client's SYN came again, so our SYN-ACK was lost: tcp_check_req
+    // answers the duplicate SYN with the same SYN-ACK.
+    let mut tcp = Tcp::new(Socket::listen(&host()));
+    send!(tcp, syn());
+    recv!(tcp, syn_ack());
+    tcp.at_ms(1_000);
+    send!(tcp, syn());
+    assert_eq!(tcp.drain(), vec![syn_ack()]);
+}

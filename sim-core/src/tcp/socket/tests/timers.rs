@@ -1,0 +1,46 @@
+//! The timer table on its own, and the order the socket serves its timers in.
+
+use super::super::timers::{Timer, TimerTable};
+use super::*;
+
+fn at(ms: u64) -> SimTime {
+    SimTime(ms * MS)
+}
+
+#[test]
+fn the_next_timeout_is_the_earliest_deadline_the_delayed_ack_included() {
+    let mut t = TimerTable::default();
+    assert_eq!(t.next_timeout(None), None);
+    t.set(Timer::Rto, at(210));
+    t.set(Timer::Persist, at(300));
+    assert_eq!(t.next_timeout(None), Some(at(210)));
+    // The delayed-ACK deadline comes from AckPolicy, and counts like the rest.
+    assert_eq!(t.next_timeout(Some(at(40))), Some(at(40)));
+    assert_eq!(t.next_timeout(Some(at(400))), Some(at(210)));
+}
+
+#[test]
+fn a_stopped_timer_no_longer_counts_and_setting_one_again_replaces_it() {
+    let mut t = TimerTable::default();
+    t.set(Timer::Rto, at(210));
+    t.set(Timer::Reorder, at(25));
+    t.stop(Timer::Reorder);
+    assert_eq!(t.get(Timer::Reorder), None);
+    assert_eq!(t.next_timeout(None), Some(at(210)));
+    // tcp_reset_xmit_timer moves the deadline, later as well as earlier.
+    t.set(Timer::Rto, at(420));
+    assert_eq!(t.next_timeout(None), Some(at(420)));
+}
+
+#[test]
+fn timers_due_together_run_read_persist_delayed_ack_pacing_reorder_then_rto() {
+    // The order handle_timeout serves them in is the declaration order.
+    let names = format!("{:?}", Timer::IN_ORDER);
+    assert_eq!(
+        names,
+        "[ReadTick, Persist, DelayedAck, Pacing, Reorder, Rto]"
+    );
+    for (i, timer) in Timer::IN_ORDER.into_iter().enumerate() {
+        assert_eq!(timer as usize, i);
+    }
+}

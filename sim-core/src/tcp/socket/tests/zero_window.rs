@@ -1,0 +1,142 @@
+//! The peer's window: it bounds what is sent (`tcp_snd_wnd_test`), and when
+//! it is too small with nothing in flight the persist timer probes it
+//! (tcp_timer.c `tcp_probe_timer`, tcp_output.c `tcp_write_wakeup`).
+
+use super::*;
+
+/// A window update from the peer: nothing new acknowledged, `wnd` open.
+fn window(wnd: u64) -> Segment {
+    Segment { wnd, ..from_peer() }
+}
+
+/// Our first data segment, of `len` bytes.
+fn first_data(len: u32) -> Segment {
+    Segment { len, ..from_us() }
+}
+
+/// Our first `len` bytes leave, and only the retransmission timer (210 ms) runs.
+#[track_caller]
+fn recv_under_rto(tcp: &mut Tcp, len: u32) {
+    recv!(tcp, first_data(len));
+    recv_nothing!(tcp);
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(210)));
+}
+
+/// The server of [`established_with`], after the peer closed its window
+/// and the application wrote `bytes`.
+fn shut_out(cfg: &HostConfig, bytes: u64) -> Tcp {
+    let mut tcp = established_with(cfg);
+    send!(tcp, window(0));
+    tcp.write(bytes);
+    recv_nothing!(tcp);
+    tcp
+}
+
+#[test]
+fn data_stops_at_the_right_edge_of_the_peers_window() {
+    // tcp_snd_wnd_test: a segment must end within snd_una + snd_wnd; the
+    // window update itself is taken by tcp_ack_update_window.
+    let mut tcp = established();
+    send!(tcp, window(3 * MSS as u64));
+    assert_eq!(tcp.sock.info().snd_wnd, 3 * MSS as u64);
+    tcp.write(10 * MSS as u64);
+    for seg in full_segments(0, 3) {
+        recv!(tcp, seg);
+    }
+    recv_nothing!(tcp);
+    // Data is in flight, so its ACKs will reopen the window: no probing.
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(210)));
+}
+
+#[test]
+fn a_zero_window_with_nothing_in_flight_arms_the_persist_timer_for_one_rto() {
+    // tcp_check_probe_timer: no ACK will come to reopen the window, so the
+    // probe timer starts, at tcp_probe0_base = the RTO (210 ms).
+    let tcp = shut_out(&host(), 1000);
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(210)));
+}
+
+#[test]
+fn the_persist_timer_sends_a_probe_below_snd_una_and_backs_off() {
+    // tcp_probe_timer → tcp_send_probe0 → tcp_write_wakeup with no room:
+    // tcp_xmit_probe_skb sends snd_una − 1 with no data, which the peer must
+    // answer with its window. icsk_backoff grows: the next probe waits
+    // RTO << 1 (tcp_probe0_when).
+    let mut tcp = shut_out(&host(), 1000);
+    tcp.fire_timer();
+    recv!(
+        tcp,
+        Segment {
+            seq: 0,
+            ..from_us()
+        }
+    );
+    recv_nothing!(tcp);
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(420)));
+    assert!(tcp.events().contains(&TraceEvent::ZeroWindowProbe {
+        side: Side::Server,
+        probes: 1,
+    }));
+}
+
+#[test]
+fn a_window_update_stops_the_persist_timer_and_the_data_goes() {
+    // tcp_ack_probe: the window has room for the next segment, so the probe
+    // timer stops; tcp_write_xmit sends, and the RTO takes over.
+    let mut tcp = shut_out(&host(), 1000);
+    tcp.at_ms(50);
+    send!(tcp, window(PEER_WND));
+    recv_under_rto(&mut tcp, 1000);
+}
+
+#[test]
+fn a_probe_into_a_window_smaller_than_the_segment_carries_what_fits() {
+    // 1000 bytes of window cannot take a 1448-byte segment (tcp_snd_wnd_test),
+    // so the persist timer runs; tcp_write_wakeup then sends as much as the
+    // window allows (tcp_fragment at the window's edge), and the RTO runs for it.
+    let mut tcp = established();
+    send!(tcp, window(1000));
+    tcp.write(MSS as u64);
+    recv_nothing!(tcp);
+    tcp.fire_timer();
+    assert_eq!(tcp.now, SimTime(220 * MS));
+    recv_under_rto(&mut tcp, 1000);
+}
+
+#[test]
+fn the_receiver_answers_a_probe_with_its_current_window() {
+    // A segment below rcv_nxt with no data (a zero-window probe) is answered
+    // at once with an ACK carrying the window (tcp_send_dupack).
+    let mut tcp = established();
+    tcp.at_ms(20);
+    send!(
+        tcp,
+        Segment {
+            seq: 0,
+            ..from_peer()
+        }
+    );
+    recv!(tcp, from_us());
+    recv_nothing!(tcp);
+}
+
+#[test]
+fn unanswered_probes_give_the_connection_up_after_tcp_retries2() {
+    // tcp_probe_timer: once icsk_probes_out reaches tcp_retries2 (2 here)
+    // with no ACK in between, tcp_write_err aborts the connection.
+    let mut cfg = host();
+    cfg.sender.retries2 = 2;
+    let mut tcp = shut_out(&cfg, 1000);
+    for _ in 0..2 {
+        tcp.fire_timer();
+        assert_eq!(tcp.drain().len(), 1, "one probe");
+    }
+    assert!(!tcp.sock.is_aborted());
+    tcp.fire_timer();
+    assert!(tcp.sock.is_aborted());
+    tcp.assert_quiet();
+    assert!(tcp.events().contains(&TraceEvent::Aborted {
+        side: Side::Server,
+        retries: 2,
+    }));
+}

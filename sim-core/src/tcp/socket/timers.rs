@@ -1,0 +1,294 @@
+//! The socket's timers (tcp_timer.c): one table of deadlines keyed by kind,
+//! and what each kind does when it fires.
+//!
+//! ```text
+//!   kind        armed by                              on expiry
+//!   ReadTick    a paced reader with unread data       the application reads (tcp_recvmsg)
+//!   Persist     window too small, nothing in flight   a zero-window probe (tcp_probe_timer)
+//!   DelayedAck  AckPolicy (the table only reads it)   the pending ACK goes (tcp_delack_timer_handler)
+//!   Pacing      pacing holds data back                data may go again (tcp_pace_kick)
+//!   Reorder     RACK: a segment not yet overdue       RACK looks again (tcp_rack_reo_timeout)
+//!   Rto         data or a SYN in flight               retransmit, back off (tcp_retransmit_timer)
+//! ```
+//!
+//! `poll_timeout` is the earliest deadline; `handle_timeout` serves every
+//! kind that is due, in the order the enum declares.
+
+use std::ops::ControlFlow;
+
+use super::{Socket, State};
+use crate::config::{TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_INIT};
+use crate::tcp::rtt::tcp_model_timeout;
+use crate::time::SimTime;
+use crate::trace::{Trace, TraceEvent};
+
+/// `net.ipv4.tcp_syn_retries` default.
+const TCP_SYN_RETRIES: u32 = 6;
+
+/// A kind of timer.
+///
+/// Declared in the order `handle_timeout` serves them when several are due at
+/// the same instant: read tick, persist, delayed ACK, pacing, reorder, RTO.
+/// The order is behaviour, not style: each handler sees what the ones before
+/// it did (an RTO due together with the reorder timer finds the Recovery that
+/// timer entered, and so keeps ssthresh as `tcp_enter_loss` does within an
+/// episode), so every trace depends on it. Do not reorder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Timer {
+    /// The application's next read (a reader with a limited pace).
+    ReadTick,
+    /// The zero-window probe timer (`ICSK_TIME_PROBE0`).
+    Persist,
+    /// The delayed-ACK timer (`ICSK_TIME_DACK`); its deadline lives in `AckPolicy`.
+    DelayedAck,
+    /// The pacing timer (`tcp_pacing_timer`): data waits for its slot.
+    Pacing,
+    /// RACK's reorder timer (`ICSK_TIME_REO_TIMEOUT`).
+    Reorder,
+    /// The retransmission timer (`ICSK_TIME_RETRANS`).
+    Rto,
+}
+
+impl Timer {
+    const COUNT: usize = 6;
+
+    /// Every kind, in declaration order: the order `handle_timeout` serves them.
+    pub(super) const IN_ORDER: [Timer; Timer::COUNT] = [
+        Timer::ReadTick,
+        Timer::Persist,
+        Timer::DelayedAck,
+        Timer::Pacing,
+        Timer::Reorder,
+        Timer::Rto,
+    ];
+}
+
+/// One deadline per kind of timer; `None` = not armed.
+///
+/// The delayed-ACK deadline is not stored here (its slot stays empty):
+/// `AckPolicy` keeps it, because
+/// its decisions depend on it (an armed timer keeps its earlier deadline, and
+/// one about to fire means "ACK now") and every ACK sent clears it. A copy here
+/// would have to follow each of those changes; instead the table is handed the
+/// policy's deadline when it computes the next timeout, and the socket reads it
+/// from the policy when it checks what is due.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct TimerTable {
+    deadlines: [Option<SimTime>; Timer::COUNT],
+}
+
+impl TimerTable {
+    /// Arms `timer` for `at`, replacing any earlier deadline.
+    pub(super) fn set(&mut self, timer: Timer, at: SimTime) {
+        debug_assert!(
+            timer != Timer::DelayedAck,
+            "AckPolicy owns the delayed-ACK deadline"
+        );
+        self.deadlines[timer as usize] = Some(at);
+    }
+
+    pub(super) fn stop(&mut self, timer: Timer) {
+        self.deadlines[timer as usize] = None;
+    }
+
+    pub(super) fn get(&self, timer: Timer) -> Option<SimTime> {
+        self.deadlines[timer as usize]
+    }
+
+    /// The earliest deadline, the delayed ACK's (kept by `AckPolicy`) included.
+    pub(super) fn next_timeout(&self, delayed_ack: Option<SimTime>) -> Option<SimTime> {
+        // Unset timers as "never", and a branch-free minimum: this runs
+        // after every event on both sides, so it is worth keeping cheap.
+        let never = |t: Option<SimTime>| t.map_or(u64::MAX, |t| t.0);
+        let earliest = self
+            .deadlines
+            .iter()
+            .fold(never(delayed_ack), |m, &t| m.min(never(t)));
+        (earliest != u64::MAX).then_some(SimTime(earliest))
+    }
+}
+
+impl Socket {
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        if self.aborted {
+            return None;
+        }
+        self.timers.next_timeout(self.acks.deadline())
+    }
+
+    /// When `timer` fires, if it is armed.
+    fn deadline(&self, timer: Timer) -> Option<SimTime> {
+        match timer {
+            Timer::DelayedAck => self.acks.deadline(),
+            _ => self.timers.get(timer),
+        }
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime, trace: &mut Trace) {
+        for timer in Timer::IN_ORDER {
+            // Each kind is checked after the handlers before it have run.
+            let due = self.deadline(timer).is_some_and(|t| t <= now);
+            if due && self.on_timer(timer, now, trace).is_break() {
+                return;
+            }
+        }
+    }
+
+    /// Runs what `timer` does when it fires. Breaks when the connection has
+    /// been given up, so that no later timer runs.
+    fn on_timer(&mut self, timer: Timer, now: SimTime, trace: &mut Trace) -> ControlFlow<()> {
+        match timer {
+            Timer::ReadTick => self.app_read(now),
+            Timer::Persist => return self.tcp_probe_timer(now, trace),
+            Timer::DelayedAck => self.tcp_delack_timer(),
+            // `tcp_pace_kick`: the slot has come, data may go again.
+            Timer::Pacing => self.timers.stop(Timer::Pacing),
+            Timer::Reorder => self.tcp_rack_reo_timeout(now, trace),
+            Timer::Rto => self.tcp_retransmit_timer(now, trace),
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// (Re)starts the retransmission timer for one RTO from now
+    /// (`tcp_reset_xmit_timer(sk, ICSK_TIME_RETRANS, ...)`).
+    pub(super) fn tcp_reset_xmit_timer(&mut self, now: SimTime) {
+        self.timers.set(Timer::Rto, now + self.rtt.rto());
+    }
+
+    /// After an ACK (RFC 6298 5.2, 5.3): stop the timer when all is
+    /// acknowledged, else restart it when new data is acknowledged.
+    pub(super) fn tcp_rearm_rto(&mut self, now: SimTime, una_advanced: bool) {
+        if self.board.is_empty() {
+            self.timers.stop(Timer::Rto);
+            self.timers.stop(Timer::Reorder);
+        } else if una_advanced {
+            self.tcp_reset_xmit_timer(now);
+        }
+    }
+
+    /// `tcp_check_probe_timer`: window-limited with nothing in flight, no ACK
+    /// will come to reopen the window, so the persist timer must (RTO,
+    /// doubling per probe, ≤ 120 s: `tcp_probe0_when`).
+    pub(super) fn tcp_check_probe_timer(&mut self, now: SimTime) {
+        if self.packets_out() == 0
+            && self.timers.get(Timer::Persist).is_none()
+            && !self.probe.probe_pending
+        {
+            let mut wait = self.rtt.rto();
+            for _ in 0..self.probe.probe_backoff.min(16) {
+                wait = wait.doubled();
+            }
+            self.timers.set(Timer::Persist, now + wait.min(TCP_RTO_MAX));
+        }
+    }
+
+    /// `tcp_ack_probe`: the window has room for the next segment again, so the
+    /// persist timer stops and its backoff is forgotten.
+    pub(super) fn tcp_ack_probe(&mut self) {
+        if self.timers.get(Timer::Persist).is_some() && self.tcp_snd_wnd_test() {
+            self.timers.stop(Timer::Persist);
+            self.probe.probe_backoff = 0;
+        }
+    }
+
+    /// The persist timer fired (`tcp_probe_timer`). Breaks when the
+    /// connection is given up.
+    fn tcp_probe_timer(&mut self, now: SimTime, trace: &mut Trace) -> ControlFlow<()> {
+        self.timers.stop(Timer::Persist);
+        // After net.ipv4.tcp_retries2 probes with no ACK in between, the
+        // connection is given up (tcp_write_err). A receiver that answers
+        // keeps it open indefinitely (RFC 1122 4.2.2.17).
+        if self.probe.probes_out >= self.retries2 {
+            self.tcp_write_err(now, self.probe.probes_out, trace);
+            return ControlFlow::Break(());
+        }
+        // The peer's window is still closed: probe it (`tcp_send_probe0`).
+        let probe = &mut self.probe;
+        probe.probe_pending = true;
+        probe.probes_out += 1;
+        probe.probes_total += 1;
+        probe.probe_backoff = (probe.probe_backoff + 1).min(self.retries2);
+        trace.push(
+            now,
+            TraceEvent::ZeroWindowProbe {
+                side: self.side,
+                probes: probe.probes_total,
+            },
+        );
+        ControlFlow::Continue(())
+    }
+
+    /// `tcp_delack_timer_handler`: the delayed ACK goes now.
+    fn tcp_delack_timer(&mut self) {
+        self.acks.set_rtt(self.rtt.rto(), self.rtt.srtt());
+        self.acks.on_timer();
+        self.ack_now = true;
+    }
+
+    /// RACK's reorder timer (`tcp_rack_reo_timeout`): segments that were
+    /// within the reordering window when the last ACK came are now overdue.
+    fn tcp_rack_reo_timeout(&mut self, now: SimTime, trace: &mut Trace) {
+        self.timers.stop(Timer::Reorder);
+        if self.state != State::Established || self.board.is_empty() {
+            return;
+        }
+        let lost_before = self.board.lost_out();
+        self.tcp_rack_mark_lost(now, true);
+        if self.board.lost_out() > lost_before && self.cb.ca_state == crate::cc::CaState::Open {
+            let old = self.cb.cwnd;
+            self.tcp_enter_recovery(now, trace);
+            self.trace_cwnd(now, old, trace);
+        }
+    }
+
+    /// The retransmission timer expired (`tcp_retransmit_timer`).
+    fn tcp_retransmit_timer(&mut self, now: SimTime, trace: &mut Trace) {
+        if self.tcp_write_timeout(now) {
+            self.tcp_write_err(now, self.retransmits, trace);
+            return;
+        }
+        self.retrans_stamp.get_or_insert(now);
+        self.retransmits += 1;
+        trace.push(
+            now,
+            TraceEvent::RtoFired {
+                side: self.side,
+                rto_ns: self.rtt.rto().0,
+            },
+        );
+        self.timers.stop(Timer::Rto);
+        self.rtt.back_off();
+        match self.state {
+            State::SynSent | State::SynReceived => {
+                self.syn.pending = true;
+                self.syn.retransmitted = true;
+            }
+            State::Established => self.tcp_enter_loss(now, trace),
+            State::Listen => {}
+        }
+    }
+
+    /// `tcp_write_timeout`: give up once retransmitting has lasted as long as
+    /// tcp_retries2 (or, for a SYN, tcp_syn_retries) doublings would take.
+    fn tcp_write_timeout(&self, now: SimTime) -> bool {
+        let (boundary, base) = match self.state {
+            State::SynSent | State::SynReceived => (TCP_SYN_RETRIES, TCP_TIMEOUT_INIT),
+            _ => (self.retries2, TCP_RTO_MIN),
+        };
+        self.retrans_stamp
+            .is_some_and(|start| now.since(start) >= tcp_model_timeout(boundary, base))
+    }
+
+    /// `tcp_write_err`: the connection is given up after `retries` unanswered
+    /// tries; it sends nothing more.
+    fn tcp_write_err(&mut self, now: SimTime, retries: u32, trace: &mut Trace) {
+        self.aborted = true;
+        trace.push(
+            now,
+            TraceEvent::Aborted {
+                side: self.side,
+                retries,
+            },
+        );
+    }
+}
