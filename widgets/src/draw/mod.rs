@@ -5,7 +5,6 @@ pub mod chart_frame;
 pub mod ladder;
 pub mod path_view;
 pub mod rtt_chart;
-pub mod table;
 pub mod throughput_chart;
 pub mod tsg_chart;
 pub mod window_chart;

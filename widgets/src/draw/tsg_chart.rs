@@ -14,6 +14,7 @@
 
 use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis};
 use crate::palette::{Palette, series};
+use crate::series::bins::Binned;
 use crate::series::tsg::TsgSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -59,7 +60,7 @@ pub fn draw<DB: DrawingBackend>(
     let x_cursor = cursor_ns.clamp(0.0, x_end);
     let styles = Styles::new(&f);
     for past in [false, true] {
-        let cols = |b: &frame::Binned| b.columns(col, cursor_ns, past);
+        let cols = |b: &Binned| b.columns(col, cursor_ns, past);
         let pick = |s: ShapeStyle, w: f64| if past { s } else { f.faint(w) };
         // Step lines: the future part starts from the value held at the cursor.
         for (line, style, w, dashed) in [
@@ -113,7 +114,7 @@ pub fn draw<DB: DrawingBackend>(
             y_max,
         )?;
     }
-    let present = |b: &frame::Binned| !b.is_empty();
+    let present = |b: &Binned| !b.is_empty();
     frame::key(&mut chart, &f, "data sent", Key::Line(styles.data))?;
     if present(&data.retransmits) {
         frame::key(&mut chart, &f, "retransmission", styles.retransmit_key())?;

@@ -2,9 +2,9 @@
 //! (canvas in the page, SVG for export and for native tests).
 
 use super::model::Model;
-use crate::draw::table::Table;
 use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
 use crate::palette::Palette;
+use crate::series::table::Table;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

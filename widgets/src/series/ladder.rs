@@ -19,7 +19,7 @@
 //! Built once per run; a frame then finds what it needs by binary search on
 //! time, so runs of 100,000 segments stay cheap to animate.
 
-use crate::draw::table::Table;
+use super::table::Table;
 use sim_core::segment::{Flags, SackBlocks, Side};
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;

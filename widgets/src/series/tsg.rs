@@ -18,8 +18,9 @@
 //! (`SegmentSent` with no arrival) is still drawn where it was sent, and
 //! marked. With several flows, flow 0 is shown.
 
-use crate::draw::chart_frame::{Binned, TABLE_ROWS, ms, run_end_ns, table_stride};
-use crate::draw::table::Table;
+use super::bins::Binned;
+use super::run_end_ns;
+use super::table::{TABLE_ROWS, Table, ms, table_stride};
 use sim_core::segment::{SackBlocks, Side};
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
