@@ -3,6 +3,7 @@
 //! mode, export) and the pure logic under it, testable natively.
 
 pub mod browser;
+pub mod compare;
 pub mod keys;
 pub mod model;
 pub mod panels;

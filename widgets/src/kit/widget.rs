@@ -18,7 +18,7 @@ use super::panels::{self, format_time};
 use super::side::Side;
 use super::transport::{self, Clock, SPEEDS, Step};
 use super::url_state;
-use super::views::{self, View};
+use super::views::{self, DEFAULT_SLOTS, View};
 use crate::params::{self, Initial};
 use crate::slider::Slider;
 use crate::theme;
@@ -38,8 +38,6 @@ const PROGRESS_AFTER_MS: f64 = 100.0;
 const TARGET_PLAY_NS: f64 = 12e9;
 /// Type and lines in presenter mode, relative to normal.
 const PRESENTER_SCALE: f64 = 1.8;
-/// The chart panels' views when a page does not choose them.
-pub const DEFAULT_SLOTS: [View; 2] = [View::Window, View::Tsg];
 /// Side names in compare mode.
 const SIDE_NAMES: [&str; 2] = ["A", "B"];
 
@@ -311,10 +309,7 @@ impl Component for Widget {
     fn create(ctx: &Context<Self>) -> Self {
         let p = ctx.props();
         let link = ctx.link().clone();
-        let mut slots = DEFAULT_SLOTS;
-        for (slot, name) in slots.iter_mut().zip(&p.initial.views) {
-            *slot = View::from_name(name).unwrap_or(*slot);
-        }
+        let slots = views::slots(&p.initial.views);
         let sides = if p.initial.compare.is_some() { 2 } else { 1 };
         let mut w = Widget {
             values: p.initial.values.clone(),
