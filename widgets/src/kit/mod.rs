@@ -4,7 +4,6 @@
 
 pub mod browser;
 pub mod compare;
-pub mod keys;
 pub mod model;
 pub mod panels;
 pub mod scenario;
