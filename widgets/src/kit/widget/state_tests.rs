@@ -15,12 +15,6 @@ fn slow_start() -> &'static WidgetSpec {
     widget_catalogue::widget("slow-start").unwrap()
 }
 
-fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-    p.iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
-
 fn param(spec: &WidgetSpec, name: &str) -> usize {
     spec.params.iter().position(|p| p.name == name).unwrap()
 }
@@ -30,9 +24,11 @@ fn still() -> f64 {
     0.0
 }
 
-/// A widget of `spec` started from `pairs`, its first runs started.
-fn started(spec: &'static WidgetSpec, p: &[(&str, &str)], now_ms: fn() -> f64) -> State {
-    let mut s = State::new(&initial(spec, &pairs(p)), None, now_ms);
+/// A widget of `spec` as a page's `key=value` pairs start it, its first
+/// runs started.
+fn started(spec: &'static WidgetSpec, pairs: &[(&str, &str)], now_ms: fn() -> f64) -> State {
+    let pairs: Vec<_> = pairs.iter().map(|&(k, v)| (k.into(), v.into())).collect();
+    let mut s = State::new(&initial(spec, &pairs), None, now_ms);
     let _ = s.start_runs(spec);
     s
 }
@@ -43,6 +39,13 @@ fn ready(spec: &'static WidgetSpec, p: &[(&str, &str)]) -> State {
     let effects = s.update(spec, Msg::Slice);
     assert!(effects.interactive, "{effects:?}");
     s
+}
+
+/// Changes a value and lets the new runs finish.
+fn rerun(s: &mut State, spec: &'static WidgetSpec) {
+    let i = param(spec, "initcwnd");
+    let _ = s.update(spec, Msg::Set(i, s.values[i] + 1.0));
+    let _ = s.update(spec, Msg::Slice);
 }
 
 #[test]
@@ -200,8 +203,7 @@ fn a_speed_the_reader_chose_outlives_new_runs() {
     let mut s = ready(spec, &[]);
     let _ = s.update(spec, Msg::Speed(0.11));
     assert_eq!(s.clock.speed, 0.1, "snapped to the list");
-    let _ = s.update(spec, Msg::Set(param(spec, "initcwnd"), 20.0));
-    let _ = s.update(spec, Msg::Slice);
+    rerun(&mut s, spec);
     assert_eq!(s.clock.speed, 0.1);
 }
 
@@ -215,8 +217,7 @@ fn a_link_cursor_is_applied_once_the_first_runs_are_in() {
     assert_eq!(s.clock.t_ns, 5e6);
     assert_eq!(s.saved().t_ns, 5e6);
     // Later runs start from zero.
-    let _ = s.update(spec, Msg::Set(param(spec, "initcwnd"), 20.0));
-    let _ = s.update(spec, Msg::Slice);
+    rerun(&mut s, spec);
     assert_eq!(s.clock.t_ns, 0.0);
 }
 
