@@ -477,45 +477,57 @@ impl Reader {
         });
     }
 
-    /// `side` arms its delayed-ACK timer, superseding one still running.
-    fn delack_armed(&mut self, t: u64, side: Side, deadline_ns: u64) {
-        let s = slot(side);
-        if let Some(i) = self.open_delack[s].take() {
+    /// Starts `timer` at `t`, superseding the one of its kind its side
+    /// still has open.
+    fn open(&mut self, t: u64, timer: Timer) {
+        let s = slot(timer.side);
+        let open = if timer.kind.is_hold() {
+            &mut self.open_hold[s]
+        } else {
+            &mut self.open_delack[s]
+        };
+        if let Some(i) = open.take() {
             close_timer(&mut self.ladder.timers[i], t, Ending::Superseded);
         }
-        self.open_delack[s] = Some(self.ladder.timers.len());
-        self.ladder.timers.push(Timer {
-            side,
-            kind: CountdownKind::DelayedAck,
-            start_ns: t,
-            end_ns: deadline_ns,
-            deadline_ns: Some(deadline_ns),
-            bytes: 0,
-            ending: Ending::RunEnded,
-        });
+        *open = Some(self.ladder.timers.len());
+        self.ladder.timers.push(timer);
+    }
+
+    /// `side` arms its delayed-ACK timer, superseding one still running.
+    fn delack_armed(&mut self, t: u64, side: Side, deadline_ns: u64) {
+        self.open(
+            t,
+            Timer {
+                side,
+                kind: CountdownKind::DelayedAck,
+                start_ns: t,
+                end_ns: deadline_ns,
+                deadline_ns: Some(deadline_ns),
+                bytes: 0,
+                ending: Ending::RunEnded,
+            },
+        );
     }
 
     /// `side` holds `bytes` back (Nagle or cork), superseding a hold still
     /// open; it lasts until data is sent, or the run ends.
     fn held(&mut self, t: u64, side: Side, reason: &str, bytes: u64) {
-        let s = slot(side);
-        if let Some(i) = self.open_hold[s].take() {
-            close_timer(&mut self.ladder.timers[i], t, Ending::Superseded);
-        }
-        self.open_hold[s] = Some(self.ladder.timers.len());
-        self.ladder.timers.push(Timer {
-            side,
-            kind: if reason == "cork" {
-                CountdownKind::Cork
-            } else {
-                CountdownKind::Nagle
+        self.open(
+            t,
+            Timer {
+                side,
+                kind: if reason == "cork" {
+                    CountdownKind::Cork
+                } else {
+                    CountdownKind::Nagle
+                },
+                start_ns: t,
+                end_ns: self.run_end.max(t),
+                deadline_ns: None,
+                bytes,
+                ending: Ending::RunEnded,
             },
-            start_ns: t,
-            end_ns: self.run_end.max(t),
-            deadline_ns: None,
-            bytes,
-            ending: Ending::RunEnded,
-        });
+        );
     }
 
     fn finish(self) -> Ladder {

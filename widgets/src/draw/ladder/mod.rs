@@ -33,9 +33,10 @@
 
 mod arrows;
 
+use super::Drawn;
 use crate::palette::{Palette, SERIES};
 use crate::series::ladder::{CountdownKind, Ladder, Timer};
-use arrows::{Placed, arrows};
+use arrows::Placed;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -124,20 +125,37 @@ pub fn draw<DB: DrawingBackend>(
     root.fill(&pal.bg)?;
     let l = Layout::new(ladder, cursor_ns, root.dim_in_pixel(), scale);
     let cursor = if cursor_ns.is_nan() { l.t1 } else { cursor_ns };
-    time_axis(root, &l, pal)?;
-    hosts(root, &l, pal)?;
-    let countdowns = countdown_bars(root, ladder, &l, cursor)?;
-    let (placed, drops) = arrows(root, ladder, &l, cursor)?;
-    let labels = labels(root, &l, pal, &placed)?;
-    running_countdowns(root, ladder, &l, pal, cursor)?;
+    let p = Painter {
+        root,
+        l,
+        pal,
+        ladder,
+        cursor,
+    };
+    p.time_axis()?;
+    p.hosts()?;
+    let countdowns = p.countdown_bars()?;
+    let (placed, drops) = p.arrows()?;
+    let labels = p.labels(&placed)?;
+    p.running_countdowns()?;
     root.present()?;
     Ok(LadderDrawn {
         arrows: placed.len(),
         labels,
         drops,
         countdowns,
-        window_ns: (l.t0, l.t1),
+        window_ns: (p.l.t0, p.l.t1),
     })
+}
+
+/// What every part of the diagram draws with: the canvas, where things go,
+/// the colours, the ladder and the cursor (ns).
+struct Painter<'a, DB: DrawingBackend> {
+    root: &'a DrawingArea<DB, Shift>,
+    l: Layout,
+    pal: &'a Palette,
+    ladder: &'a Ladder,
+    cursor: f64,
 }
 
 /// Where things go on the canvas, in device pixels: a header row for the
@@ -213,211 +231,195 @@ fn at(x: f64, y: f64) -> (i32, i32) {
     (x.round() as i32, y.round() as i32)
 }
 
-/// The time axis on the left, with a light grid line at each tick.
-fn time_axis<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    l: &Layout,
-    pal: &Palette,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (s, t0, t1) = (l.s, l.t0, l.t1);
-    let muted = l.font(&pal.muted);
-    let seconds = t1 >= 10e9;
-    let unit = if seconds { 1e9 } else { 1e6 };
-    let target_ticks = ((l.bottom - l.top) / (42.0 * s)).clamp(2.0, 12.0);
-    let step = nice_step((t1 - t0) / unit / target_ticks);
-    let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
-    let first_tick = (t0 / unit / step).ceil() as i64;
-    let last_tick = (t1 / unit / step).floor() as i64;
-    for k in first_tick..=last_tick {
-        // `+ 0.0` turns -0 into 0.
-        let tick = k as f64 * step + 0.0;
-        let y = l.y_of(tick * unit);
-        root.draw(&PathElement::new(
-            vec![at(l.axis_w, y), at(l.right, y)],
-            pal.grid.stroke_width(l.width(1.0)),
-        ))?;
-        root.draw(&Text::new(
-            format!("{tick:.decimals$}"),
-            at(l.axis_w - 6.0 * s, y),
-            muted.pos(Pos::new(HPos::Right, VPos::Center)),
-        ))?;
-    }
-    root.draw(&Text::new(
-        if seconds { "time (s)" } else { "time (ms)" },
-        at(4.0 * s, 8.0 * s),
-        muted.pos(Pos::new(HPos::Left, VPos::Top)),
-    ))?;
-    Ok(())
-}
-
-/// The two hosts: a name in the header row over a vertical line.
-fn hosts<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    l: &Layout,
-    pal: &Palette,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = l.s;
-    let host_font = ("sans-serif", 13.0 * s).into_font().color(&pal.fg);
-    for side in [Side::Client, Side::Server] {
-        let x = l.x_of(side);
-        root.draw(&Text::new(
-            side.name(),
-            at(x, 8.0 * s),
-            host_font.pos(Pos::new(HPos::Center, VPos::Top)),
-        ))?;
-        root.draw(&PathElement::new(
-            vec![at(x, l.top - 6.0 * s), at(x, l.bottom)],
-            pal.muted.stroke_width(l.width(2.0)),
-        ))?;
-    }
-    Ok(())
-}
-
-/// Countdown bars, outside each host's line: the delayed-ACK timer next to
-/// it, a hold further out. The elapsed part is filled; a running timer's
-/// remaining part up to its deadline is an outline. Returns the bars drawn.
-fn countdown_bars<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    ladder: &Ladder,
-    l: &Layout,
-    cursor: f64,
-) -> Result<usize, DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = l.s;
-    let until = cursor.min(l.t1);
-    let bar_x = |timer: &Timer| {
-        let (near, far) = if timer.kind == CountdownKind::DelayedAck {
-            (3.0 * s, 9.0 * s)
-        } else {
-            (11.0 * s, 17.0 * s)
-        };
-        let x = l.x_of(timer.side);
-        match timer.side {
-            Side::Client => (x - far, x - near),
-            Side::Server => (x + near, x + far),
-        }
-    };
-    let mut drawn = 0;
-    for timer in ladder.timers_between(l.t0, until) {
-        let colour = if timer.kind == CountdownKind::DelayedAck {
-            DELACK
-        } else {
-            HOLD
-        };
-        let (xa, xb) = bar_x(timer);
-        let ya = l.y_of((timer.start_ns as f64).max(l.t0));
-        let yb = l.y_of((timer.end_ns as f64).min(until));
-        if yb > ya {
-            drawn += 1;
-            root.draw(&Rectangle::new(
-                [at(xa, ya), at(xb, yb.max(ya + 1.0))],
-                colour.filled(),
+impl<DB: DrawingBackend> Painter<'_, DB> {
+    /// The time axis on the left, with a light grid line at each tick.
+    fn time_axis(&self) -> Drawn<DB> {
+        let (root, l, pal) = (self.root, &self.l, self.pal);
+        let (s, t0, t1) = (l.s, l.t0, l.t1);
+        let muted = l.font(&pal.muted);
+        let seconds = t1 >= 10e9;
+        let unit = if seconds { 1e9 } else { 1e6 };
+        let target_ticks = ((l.bottom - l.top) / (42.0 * s)).clamp(2.0, 12.0);
+        let step = nice_step((t1 - t0) / unit / target_ticks);
+        let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+        let first_tick = (t0 / unit / step).ceil() as i64;
+        let last_tick = (t1 / unit / step).floor() as i64;
+        for k in first_tick..=last_tick {
+            // `+ 0.0` turns -0 into 0.
+            let tick = k as f64 * step + 0.0;
+            let y = l.y_of(tick * unit);
+            root.draw(&PathElement::new(
+                vec![at(l.axis_w, y), at(l.right, y)],
+                pal.grid.stroke_width(l.width(1.0)),
+            ))?;
+            root.draw(&Text::new(
+                format!("{tick:.decimals$}"),
+                at(l.axis_w - 6.0 * s, y),
+                muted.pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
         }
-        if let Some(deadline) = timer.deadline_ns
-            && timer.runs_at(cursor)
-        {
-            let yd = l.y_of((deadline as f64).min(l.t1));
-            root.draw(&Rectangle::new(
-                [at(xa, yb), at(xb, yd)],
-                colour.stroke_width(l.width(1.0)),
+        root.draw(&Text::new(
+            if seconds { "time (s)" } else { "time (ms)" },
+            at(4.0 * s, 8.0 * s),
+            muted.pos(Pos::new(HPos::Left, VPos::Top)),
+        ))?;
+        Ok(())
+    }
+
+    /// The two hosts: a name in the header row over a vertical line.
+    fn hosts(&self) -> Drawn<DB> {
+        let (root, l, pal) = (self.root, &self.l, self.pal);
+        let s = l.s;
+        let host_font = ("sans-serif", 13.0 * s).into_font().color(&pal.fg);
+        for side in [Side::Client, Side::Server] {
+            let x = l.x_of(side);
+            root.draw(&Text::new(
+                side.name(),
+                at(x, 8.0 * s),
+                host_font.pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+            root.draw(&PathElement::new(
+                vec![at(x, l.top - 6.0 * s), at(x, l.bottom)],
+                pal.muted.stroke_width(l.width(2.0)),
             ))?;
         }
+        Ok(())
     }
-    Ok(drawn)
-}
 
-/// Labels just above each arrow near its sender, skipped when the previous
-/// label from that host is less than a line away. Returns the labels written.
-fn labels<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    l: &Layout,
-    pal: &Palette,
-    placed: &[Placed],
-) -> Result<usize, DrawingAreaErrorKind<DB::ErrorType>> {
-    let (s, font_px) = (l.s, l.font_px);
-    let font = l.font(&pal.fg);
-    let mut written = 0;
-    let mut last_label: [Option<f64>; 2] = [None; 2];
-    let inset = 7.0 * s;
-    for p in placed {
-        let (x, anchor) = match p.from {
-            Side::Client => (p.origin.0 + inset, HPos::Left),
-            Side::Server => (p.origin.0 - inset, HPos::Right),
+    /// Countdown bars, outside each host's line: the delayed-ACK timer next to
+    /// it, a hold further out. The elapsed part is filled; a running timer's
+    /// remaining part up to its deadline is an outline. Returns the bars drawn.
+    fn countdown_bars(&self) -> Drawn<DB, usize> {
+        let (root, ladder, l, cursor) = (self.root, self.ladder, &self.l, self.cursor);
+        let s = l.s;
+        let until = cursor.min(l.t1);
+        let bar_x = |timer: &Timer| {
+            let (near, far) = if timer.kind == CountdownKind::DelayedAck {
+                (3.0 * s, 9.0 * s)
+            } else {
+                (11.0 * s, 17.0 * s)
+            };
+            let x = l.x_of(timer.side);
+            match timer.side {
+                Side::Client => (x - far, x - near),
+                Side::Server => (x + near, x + far),
+            }
         };
-        let y = p.origin.1 + p.slope * (x - p.origin.0) - 2.0 * s;
-        // Only where the arrow is drawn, below the host names (the first
-        // arrow's label may rise into the header row) and above the bottom.
-        if y - font_px * 1.1 < 22.0 * s
-            || y > l.bottom
-            || p.start.1 > y + 2.0 * s + 1.0
-            || p.tip.1 < p.start.1
-        {
-            continue;
+        let mut drawn = 0;
+        for timer in ladder.timers_between(l.t0, until) {
+            let colour = if timer.kind == CountdownKind::DelayedAck {
+                DELACK
+            } else {
+                HOLD
+            };
+            let (xa, xb) = bar_x(timer);
+            let ya = l.y_of((timer.start_ns as f64).max(l.t0));
+            let yb = l.y_of((timer.end_ns as f64).min(until));
+            if yb > ya {
+                drawn += 1;
+                root.draw(&Rectangle::new(
+                    [at(xa, ya), at(xb, yb.max(ya + 1.0))],
+                    colour.filled(),
+                ))?;
+            }
+            if let Some(deadline) = timer.deadline_ns
+                && timer.runs_at(cursor)
+            {
+                let yd = l.y_of((deadline as f64).min(l.t1));
+                root.draw(&Rectangle::new(
+                    [at(xa, yb), at(xb, yd)],
+                    colour.stroke_width(l.width(1.0)),
+                ))?;
+            }
         }
-        let slot = p.from as usize;
-        if last_label[slot].is_some_and(|prev| (prev - y).abs() < l.line_h) {
-            continue;
-        }
-        last_label[slot] = Some(y);
-        let text_w = p.label.chars().count() as f64 * font_px * 0.56 + 4.0 * s;
-        let (xa, xb) = match anchor {
-            HPos::Left => (x - 2.0 * s, x + text_w),
-            _ => (x - text_w, x + 2.0 * s),
-        };
-        // A translucent backing keeps the text legible over crossing arrows
-        // without cutting them.
-        root.draw(&Rectangle::new(
-            [at(xa, y - font_px * 1.1), at(xb, y)],
-            pal.bg.mix(0.75).filled(),
-        ))?;
-        root.draw(&Text::new(
-            p.label.clone(),
-            at(x, y),
-            font.pos(Pos::new(anchor, VPos::Bottom)),
-        ))?;
-        written += 1;
+        Ok(drawn)
     }
-    Ok(written)
-}
 
-/// The countdowns running at the cursor, written next to their bars, and
-/// the cursor line, when the cursor is in the window.
-fn running_countdowns<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    ladder: &Ladder,
-    l: &Layout,
-    pal: &Palette,
-    cursor: f64,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    if !(l.t0..=l.t1).contains(&cursor) {
-        return Ok(());
+    /// Labels just above each arrow near its sender, skipped when the previous
+    /// label from that host is less than a line away. Returns the labels written.
+    fn labels(&self, placed: &[Placed]) -> Drawn<DB, usize> {
+        let (root, l, pal) = (self.root, &self.l, self.pal);
+        let (s, font_px) = (l.s, l.font_px);
+        let font = l.font(&pal.fg);
+        let mut written = 0;
+        let mut last_label: [Option<f64>; 2] = [None; 2];
+        let inset = 7.0 * s;
+        for p in placed {
+            let (x, anchor) = match p.from {
+                Side::Client => (p.origin.0 + inset, HPos::Left),
+                Side::Server => (p.origin.0 - inset, HPos::Right),
+            };
+            let y = p.origin.1 + p.slope * (x - p.origin.0) - 2.0 * s;
+            // Only where the arrow is drawn, below the host names (the first
+            // arrow's label may rise into the header row) and above the bottom.
+            if y - font_px * 1.1 < 22.0 * s
+                || y > l.bottom
+                || p.start.1 > y + 2.0 * s + 1.0
+                || p.tip.1 < p.start.1
+            {
+                continue;
+            }
+            let slot = p.from as usize;
+            if last_label[slot].is_some_and(|prev| (prev - y).abs() < l.line_h) {
+                continue;
+            }
+            last_label[slot] = Some(y);
+            let text_w = p.label.chars().count() as f64 * font_px * 0.56 + 4.0 * s;
+            let (xa, xb) = match anchor {
+                HPos::Left => (x - 2.0 * s, x + text_w),
+                _ => (x - text_w, x + 2.0 * s),
+            };
+            // A translucent backing keeps the text legible over crossing arrows
+            // without cutting them.
+            root.draw(&Rectangle::new(
+                [at(xa, y - font_px * 1.1), at(xb, y)],
+                pal.bg.mix(0.75).filled(),
+            ))?;
+            root.draw(&Text::new(
+                p.label.clone(),
+                at(x, y),
+                font.pos(Pos::new(anchor, VPos::Bottom)),
+            ))?;
+            written += 1;
+        }
+        Ok(written)
     }
-    let s = l.s;
-    let font = l.font(&pal.fg);
-    let yc = l.y_of(cursor);
-    let mut stacked = [0usize; 2];
-    for c in ladder.timers_at(cursor) {
-        let slot = c.timer.side as usize;
-        let base = yc + stacked[slot] as f64 * l.line_h * 2.2;
-        stacked[slot] += 1;
-        let (x, anchor) = match c.timer.side {
-            Side::Client => (l.x_client - 20.0 * s, HPos::Right),
-            Side::Server => (l.x_server + 20.0 * s, HPos::Left),
-        };
-        root.draw(&Text::new(
-            c.title(),
-            at(x, base - 1.0 * s),
-            font.pos(Pos::new(anchor, VPos::Bottom)),
+
+    /// The countdowns running at the cursor, written next to their bars, and
+    /// the cursor line, when the cursor is in the window.
+    fn running_countdowns(&self) -> Drawn<DB> {
+        let (root, ladder, l, pal, cursor) =
+            (self.root, self.ladder, &self.l, self.pal, self.cursor);
+        if !(l.t0..=l.t1).contains(&cursor) {
+            return Ok(());
+        }
+        let s = l.s;
+        let font = l.font(&pal.fg);
+        let yc = l.y_of(cursor);
+        let mut stacked = [0usize; 2];
+        for c in ladder.timers_at(cursor) {
+            let slot = c.timer.side as usize;
+            let base = yc + stacked[slot] as f64 * l.line_h * 2.2;
+            stacked[slot] += 1;
+            let (x, anchor) = match c.timer.side {
+                Side::Client => (l.x_client - 20.0 * s, HPos::Right),
+                Side::Server => (l.x_server + 20.0 * s, HPos::Left),
+            };
+            root.draw(&Text::new(
+                c.title(),
+                at(x, base - 1.0 * s),
+                font.pos(Pos::new(anchor, VPos::Bottom)),
+            ))?;
+            root.draw(&Text::new(
+                c.detail(),
+                at(x, base + 1.0 * s),
+                font.pos(Pos::new(anchor, VPos::Top)),
+            ))?;
+        }
+        root.draw(&PathElement::new(
+            vec![at(l.axis_w, yc), at(l.right, yc)],
+            pal.accent.stroke_width(l.width(1.5)),
         ))?;
-        root.draw(&Text::new(
-            c.detail(),
-            at(x, base + 1.0 * s),
-            font.pos(Pos::new(anchor, VPos::Top)),
-        ))?;
+        Ok(())
     }
-    root.draw(&PathElement::new(
-        vec![at(l.axis_w, yc), at(l.right, yc)],
-        pal.accent.stroke_width(l.width(1.5)),
-    ))?;
-    Ok(())
 }

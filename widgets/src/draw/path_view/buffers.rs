@@ -1,76 +1,72 @@
 //! The buffers at both ends, from the periodic samples: the server's send
 //! buffer under its end, the client's receive buffer under its end.
 
-use super::{Geometry, OnPath};
-use crate::palette::Palette;
+use super::{Drawn, OnPath, Painter};
 use crate::series::path::Buffers;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use sim_core::units::format_bytes;
 
-/// The server's send buffer under its end, the client's receive buffer under its end.
-pub(super) fn buffer_bars<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    on: &OnPath,
-    g: &Geometry,
-    pal: &Palette,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = g.s;
-    let small = ("sans-serif", 11.0 * s).into_font().color(&pal.fg);
-    let label_y = g.lanes_bottom + 4.0 * s;
-    let (bar_y0, bar_y1) = (label_y + 15.0 * s, label_y + 25.0 * s);
-    let halves = [(g.m, g.w / 2.0 - 6.0 * s), (g.w / 2.0 + 6.0 * s, g.w - g.m)];
-    let Some(b) = on.buffers else {
-        for ((x0, _), name) in halves.iter().zip(names(g.narrow)) {
+impl<DB: DrawingBackend> Painter<'_, DB> {
+    /// The server's send buffer under its end, the client's receive buffer under its end.
+    pub(super) fn buffer_bars(&self, on: &OnPath) -> Drawn<DB> {
+        let (root, g, pal) = (self.root, &self.g, self.pal);
+        let s = g.s;
+        let small = ("sans-serif", 11.0 * s).into_font().color(&pal.fg);
+        let label_y = g.lanes_bottom + 4.0 * s;
+        let (bar_y0, bar_y1) = (label_y + 15.0 * s, label_y + 25.0 * s);
+        let halves = [(g.m, g.w / 2.0 - 6.0 * s), (g.w / 2.0 + 6.0 * s, g.w - g.m)];
+        let Some(b) = on.buffers else {
+            for ((x0, _), name) in halves.iter().zip(names(g.narrow)) {
+                root.draw(&Text::new(
+                    format!("{name}: no sample yet"),
+                    (*x0 as i32, label_y as i32),
+                    small.clone(),
+                ))?;
+            }
+            return Ok(());
+        };
+        let [send, recv] = labels(&b, g.narrow);
+        for ((x0, x1), label, level, size, part) in [
+            (halves[0], send, b.wmem_queued, b.sndbuf, b.notsent),
+            (halves[1], recv, b.unread, b.rcvbuf, 0),
+        ] {
             root.draw(&Text::new(
-                format!("{name}: no sample yet"),
-                (*x0 as i32, label_y as i32),
+                label,
+                (x0 as i32, label_y as i32),
                 small.clone(),
             ))?;
-        }
-        return Ok(());
-    };
-    let [send, recv] = labels(&b, g.narrow);
-    for ((x0, x1), label, level, size, part) in [
-        (halves[0], send, b.wmem_queued, b.sndbuf, b.notsent),
-        (halves[1], recv, b.unread, b.rcvbuf, 0),
-    ] {
-        root.draw(&Text::new(
-            label,
-            (x0 as i32, label_y as i32),
-            small.clone(),
-        ))?;
-        let bw = x1 - x0;
-        let frac = |v: u64| (v as f64 / size.max(1) as f64).min(1.0);
-        let fill = frac(level) * bw;
-        // The send buffer's not-yet-sent tail is lighter, behind a divider.
-        let tail = (frac(part) * bw).min(fill);
-        let xa = x0 + fill - tail;
-        if xa - x0 >= 1.0 {
+            let bw = x1 - x0;
+            let frac = |v: u64| (v as f64 / size.max(1) as f64).min(1.0);
+            let fill = frac(level) * bw;
+            // The send buffer's not-yet-sent tail is lighter, behind a divider.
+            let tail = (frac(part) * bw).min(fill);
+            let xa = x0 + fill - tail;
+            if xa - x0 >= 1.0 {
+                root.draw(&Rectangle::new(
+                    [(x0 as i32, bar_y0 as i32), (xa as i32, bar_y1 as i32)],
+                    pal.accent.filled(),
+                ))?;
+            }
+            if tail >= 1.0 {
+                root.draw(&Rectangle::new(
+                    [
+                        (xa as i32, bar_y0 as i32),
+                        ((x0 + fill) as i32, bar_y1 as i32),
+                    ],
+                    pal.accent.mix(0.4).filled(),
+                ))?;
+                root.draw(&PathElement::new(
+                    vec![(xa as i32, bar_y0 as i32), (xa as i32, bar_y1 as i32)],
+                    pal.fg.stroke_width(g.line(1.0)),
+                ))?;
+            }
             root.draw(&Rectangle::new(
-                [(x0 as i32, bar_y0 as i32), (xa as i32, bar_y1 as i32)],
-                pal.accent.filled(),
+                [(x0 as i32, bar_y0 as i32), (x1 as i32, bar_y1 as i32)],
+                pal.muted.stroke_width(g.line(1.0)),
             ))?;
         }
-        if tail >= 1.0 {
-            root.draw(&Rectangle::new(
-                [
-                    (xa as i32, bar_y0 as i32),
-                    ((x0 + fill) as i32, bar_y1 as i32),
-                ],
-                pal.accent.mix(0.4).filled(),
-            ))?;
-            root.draw(&PathElement::new(
-                vec![(xa as i32, bar_y0 as i32), (xa as i32, bar_y1 as i32)],
-                pal.fg.stroke_width(g.line(1.0)),
-            ))?;
-        }
-        root.draw(&Rectangle::new(
-            [(x0 as i32, bar_y0 as i32), (x1 as i32, bar_y1 as i32)],
-            pal.muted.stroke_width(g.line(1.0)),
-        ))?;
+        Ok(())
     }
-    Ok(())
 }
 
 /// The two buffers' names, short on a narrow canvas.

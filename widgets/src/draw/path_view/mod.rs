@@ -20,6 +20,7 @@
 mod buffers;
 mod wire;
 
+use super::Drawn;
 use crate::palette::{Palette, SERIES};
 use crate::series::path::PathSeries;
 use plotters::coord::Shift;
@@ -46,218 +47,225 @@ pub fn draw<DB: DrawingBackend>(
     root.fill(&pal.bg)?;
     let on = path.at(t_ns);
     let (w, h) = root.dim_in_pixel();
-    let g = Geometry::new(w as f64, h as f64, scale.max(0.1));
-    hosts_and_lanes(root, &g, pal)?;
-    queue(root, path, &on, t_ns, &g, pal)?;
-    let retransmits = wire::data_lane(root, path, t_ns, &g, pal)?;
-    wire::ack_lane(root, path, t_ns, &g, pal)?;
-    counts(root, &on, retransmits, &g, pal)?;
-    drops(root, path, t_ns, &g, pal)?;
-    if !on.recorded
-        && let Some(end) = path.packets_until_ns
-    {
-        root.draw(&Text::new(
-            format!(
-                "packet records end at {:.2} s (trace budget)",
-                end as f64 / 1e9
-            ),
-            (
-                ((g.x0 + g.x1) / 2.0) as i32,
-                ((g.data_y + g.ack_y) / 2.0 - 6.0 * g.s) as i32,
-            ),
-            g.font(11.0, &pal.muted)
-                .pos(Pos::new(HPos::Center, VPos::Top)),
-        ))?;
-    }
-    buffers::buffer_bars(root, &on, &g, pal)?;
+    let p = Painter {
+        root,
+        g: Geometry::new(w as f64, h as f64, scale.max(0.1)),
+        pal,
+        path,
+        t_ns,
+    };
+    p.hosts_and_lanes()?;
+    p.queue(&on)?;
+    let retransmits = p.data_lane()?;
+    p.ack_lane()?;
+    p.counts(&on, retransmits)?;
+    p.drops()?;
+    p.trace_note(&on)?;
+    p.buffer_bars(&on)?;
     root.present()?;
     Ok(on)
 }
 
-/// The two hosts as boxes, named, and the two lanes between them.
-fn hosts_and_lanes<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    g: &Geometry,
-    pal: &Palette,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = g.s;
-    let font = g.font(13.0, &pal.fg);
-    let muted = g.font(11.0, &pal.muted);
-    for (x, name, role) in [
-        (g.m, "server", "sender"),
-        (g.client_x, "client", "receiver"),
-    ] {
-        root.draw(&Rectangle::new(
-            [
-                (x as i32, g.m as i32),
-                ((x + g.host_w) as i32, g.lanes_bottom as i32),
-            ],
-            pal.muted.stroke_width(g.line(1.5)),
-        ))?;
-        root.draw(&Text::new(
-            name,
-            ((x + 6.0 * s) as i32, (g.m + 5.0 * s) as i32),
-            font.clone(),
-        ))?;
-        if !g.narrow {
-            root.draw(&Text::new(
-                role,
-                ((x + 6.0 * s) as i32, (g.m + 21.0 * s) as i32),
-                muted.clone(),
-            ))?;
-        }
-    }
-    for y in [g.data_y, g.ack_y] {
-        root.draw(&PathElement::new(
-            vec![(g.x0 as i32, y as i32), (g.x1 as i32, y as i32)],
-            pal.grid.stroke_width(g.line(1.0)),
-        ))?;
-    }
-    Ok(())
+/// What every part of the picture draws with: the canvas, where things go,
+/// the colours, and the run at the instant drawn.
+struct Painter<'a, DB: DrawingBackend> {
+    root: &'a DrawingArea<DB, Shift>,
+    g: Geometry,
+    pal: &'a Palette,
+    path: &'a PathSeries,
+    t_ns: f64,
 }
 
-/// The bottleneck queue at the server's end of the data lane; its head (the
-/// packet serialised next) on the right, by the link. Packet by packet while
-/// they fit, else as a fill level.
-fn queue<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    path: &PathSeries,
-    on: &OnPath,
-    t_ns: f64,
-    g: &Geometry,
-    pal: &Palette,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = g.s;
-    let small = g.font(11.0, &pal.fg);
-    let (qy0, qy1) = g.queue_y();
-    let queue = path.downlink.queued(t_ns);
-    let slot = 3.0 * s;
-    if queue.len() as f64 * slot <= g.qw - 2.0 * s {
-        for (i, p) in path.downlink.packets()[queue.clone()].iter().enumerate() {
-            let x = g.qx1 - 1.0 * s - (i + 1) as f64 * slot;
+impl<DB: DrawingBackend> Painter<'_, DB> {
+    /// The two hosts as boxes, named, and the two lanes between them.
+    fn hosts_and_lanes(&self) -> Drawn<DB> {
+        let (root, g, pal) = (self.root, &self.g, self.pal);
+        let s = g.s;
+        let font = g.font(13.0, &pal.fg);
+        let muted = g.font(11.0, &pal.muted);
+        for (x, name, role) in [
+            (g.m, "server", "sender"),
+            (g.client_x, "client", "receiver"),
+        ] {
             root.draw(&Rectangle::new(
                 [
-                    (x as i32, (qy0 + 2.0 * s) as i32),
-                    ((x + slot - s.max(1.0)) as i32, (qy1 - 2.0 * s) as i32),
+                    (x as i32, g.m as i32),
+                    ((x + g.host_w) as i32, g.lanes_bottom as i32),
                 ],
-                wire::packet_colour(pal, p.flight, p.is_data()).filled(),
+                pal.muted.stroke_width(g.line(1.5)),
+            ))?;
+            root.draw(&Text::new(
+                name,
+                ((x + 6.0 * s) as i32, (g.m + 5.0 * s) as i32),
+                font.clone(),
+            ))?;
+            if !g.narrow {
+                root.draw(&Text::new(
+                    role,
+                    ((x + 6.0 * s) as i32, (g.m + 21.0 * s) as i32),
+                    muted.clone(),
+                ))?;
+            }
+        }
+        for y in [g.data_y, g.ack_y] {
+            root.draw(&PathElement::new(
+                vec![(g.x0 as i32, y as i32), (g.x1 as i32, y as i32)],
+                pal.grid.stroke_width(g.line(1.0)),
             ))?;
         }
-    } else {
-        let frac = (on.downlink.queued_bytes as f64 / path.queue_capacity.max(1) as f64).min(1.0);
-        let fill_w = (frac * g.qw).max(2.0 * s);
-        root.draw(&Rectangle::new(
-            [
-                ((g.qx1 - fill_w) as i32, qy0 as i32),
-                (g.qx1 as i32, qy1 as i32),
-            ],
-            pal.accent.filled(),
-        ))?;
+        Ok(())
     }
-    root.draw(&Rectangle::new(
-        [(g.qx0 as i32, qy0 as i32), (g.qx1 as i32, qy1 as i32)],
-        pal.muted.stroke_width(g.line(1.0)),
-    ))?;
-    root.draw(&Text::new(
-        format!("{} queued", grouped(on.downlink.queued)),
-        (g.qx0 as i32, (qy1 + 3.0 * s) as i32),
-        small.clone(),
-    ))?;
-    if on.uplink.queued > 0 && !g.narrow {
-        root.draw(&Text::new(
-            format!("{} queued", grouped(on.uplink.queued)),
-            (g.x1 as i32, (g.ack_y - 18.0 * s) as i32),
-            right(&g.font(11.0, &pal.muted)),
-        ))?;
-    }
-    Ok(())
-}
 
-/// Counts, so nothing depends on colour or on counting dots: data and ACKs
-/// in flight, and the retransmissions among the data.
-fn counts<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    on: &OnPath,
-    retransmits: usize,
-    g: &Geometry,
-    pal: &Palette,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = g.s;
-    let small = g.font(11.0, &pal.fg);
-    let data_label = match (g.narrow, on.downlink.data) {
-        (true, n) => format!("{} in flight →", grouped(n)),
-        (false, 1) => "data → 1 segment in flight".to_string(),
-        (false, n) => format!("data → {} segments in flight", grouped(n)),
-    };
-    root.draw(&Text::new(
-        data_label,
-        (g.x0 as i32, (g.data_y - g.seg_h / 2.0 - 19.0 * s) as i32),
-        small.clone(),
-    ))?;
-    let acks = on.uplink.acks;
-    let ack_label = match (g.narrow, acks) {
-        (true, n) => format!("← {} ACKs", grouped(n)),
-        (false, 1) => "← 1 ACK in flight".to_string(),
-        (false, n) => format!("← {} ACKs in flight", grouped(n)),
-    };
-    root.draw(&Text::new(
-        ack_label,
-        (g.x1 as i32, (g.ack_y + 7.0 * s) as i32),
-        right(&small),
-    ))?;
-    if retransmits > 0 {
-        let label = if g.narrow {
-            format!("▼ {} resent", grouped(retransmits))
+    /// The bottleneck queue at the server's end of the data lane; its head (the
+    /// packet serialised next) on the right, by the link. Packet by packet while
+    /// they fit, else as a fill level.
+    fn queue(&self, on: &OnPath) -> Drawn<DB> {
+        let (root, g, pal, path) = (self.root, &self.g, self.pal, self.path);
+        let s = g.s;
+        let small = g.font(11.0, &pal.fg);
+        let (qy0, qy1) = g.queue_y();
+        let queue = path.downlink.queued(self.t_ns);
+        let slot = 3.0 * s;
+        if queue.len() as f64 * slot <= g.qw - 2.0 * s {
+            for (i, p) in path.downlink.packets()[queue.clone()].iter().enumerate() {
+                let x = g.qx1 - 1.0 * s - (i + 1) as f64 * slot;
+                root.draw(&Rectangle::new(
+                    [
+                        (x as i32, (qy0 + 2.0 * s) as i32),
+                        ((x + slot - s.max(1.0)) as i32, (qy1 - 2.0 * s) as i32),
+                    ],
+                    wire::packet_colour(pal, p.flight, p.is_data()).filled(),
+                ))?;
+            }
         } else {
-            format!("▼ {} retransmitted", grouped(retransmits))
+            let frac =
+                (on.downlink.queued_bytes as f64 / path.queue_capacity.max(1) as f64).min(1.0);
+            let fill_w = (frac * g.qw).max(2.0 * s);
+            root.draw(&Rectangle::new(
+                [
+                    ((g.qx1 - fill_w) as i32, qy0 as i32),
+                    (g.qx1 as i32, qy1 as i32),
+                ],
+                pal.accent.filled(),
+            ))?;
+        }
+        root.draw(&Rectangle::new(
+            [(g.qx0 as i32, qy0 as i32), (g.qx1 as i32, qy1 as i32)],
+            pal.muted.stroke_width(g.line(1.0)),
+        ))?;
+        root.draw(&Text::new(
+            format!("{} queued", grouped(on.downlink.queued)),
+            (g.qx0 as i32, (qy1 + 3.0 * s) as i32),
+            small.clone(),
+        ))?;
+        if on.uplink.queued > 0 && !g.narrow {
+            root.draw(&Text::new(
+                format!("{} queued", grouped(on.uplink.queued)),
+                (g.x1 as i32, (g.ack_y - 18.0 * s) as i32),
+                right(&g.font(11.0, &pal.muted)),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// Counts, so nothing depends on colour or on counting dots: data and ACKs
+    /// in flight, and the retransmissions among the data.
+    fn counts(&self, on: &OnPath, retransmits: usize) -> Drawn<DB> {
+        let (root, g, pal) = (self.root, &self.g, self.pal);
+        let s = g.s;
+        let small = g.font(11.0, &pal.fg);
+        let data_label = match (g.narrow, on.downlink.data) {
+            (true, n) => format!("{} in flight →", grouped(n)),
+            (false, 1) => "data → 1 segment in flight".to_string(),
+            (false, n) => format!("data → {} segments in flight", grouped(n)),
         };
         root.draw(&Text::new(
-            label,
-            (g.x1 as i32, (g.data_y + g.seg_h / 2.0 + 3.0 * s) as i32),
+            data_label,
+            (g.x0 as i32, (g.data_y - g.seg_h / 2.0 - 19.0 * s) as i32),
+            small.clone(),
+        ))?;
+        let acks = on.uplink.acks;
+        let ack_label = match (g.narrow, acks) {
+            (true, n) => format!("← {} ACKs", grouped(n)),
+            (false, 1) => "← 1 ACK in flight".to_string(),
+            (false, n) => format!("← {} ACKs in flight", grouped(n)),
+        };
+        root.draw(&Text::new(
+            ack_label,
+            (g.x1 as i32, (g.ack_y + 7.0 * s) as i32),
             right(&small),
         ))?;
-    }
-    Ok(())
-}
-
-/// Drops, for a moment after they happen, where they happen: at the
-/// entrance of the link (its queue), as a ✕ and a count.
-fn drops<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    path: &PathSeries,
-    t_ns: f64,
-    g: &Geometry,
-    pal: &Palette,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let s = g.s;
-    let small = g.font(11.0, &pal.fg);
-    let (_, qy1) = g.queue_y();
-    let shown_ns = path.max_transit_ns as f64 / 2.0;
-    for (dir, x, y, label_y, anchor) in [
-        (&path.downlink, g.qx0, g.data_y, qy1 + 16.0 * s, HPos::Left),
-        (&path.uplink, g.x1, g.ack_y, g.ack_y - 32.0 * s, HPos::Right),
-    ] {
-        let recent = dir.drops_between(t_ns - shown_ns, t_ns).len();
-        if recent == 0 {
-            continue;
-        }
-        let d = 6.0 * s;
-        for (a, b) in [((-d, -d), (d, d)), ((-d, d), (d, -d))] {
-            root.draw(&PathElement::new(
-                vec![
-                    ((x + a.0) as i32, (y + a.1) as i32),
-                    ((x + b.0) as i32, (y + b.1) as i32),
-                ],
-                DROP.stroke_width(g.line(2.5)),
+        if retransmits > 0 {
+            let label = if g.narrow {
+                format!("▼ {} resent", grouped(retransmits))
+            } else {
+                format!("▼ {} retransmitted", grouped(retransmits))
+            };
+            root.draw(&Text::new(
+                label,
+                (g.x1 as i32, (g.data_y + g.seg_h / 2.0 + 3.0 * s) as i32),
+                right(&small),
             ))?;
         }
-        root.draw(&Text::new(
-            format!("✕ {} dropped", grouped(recent)),
-            (x as i32, label_y as i32),
-            small.pos(Pos::new(anchor, VPos::Top)),
-        ))?;
+        Ok(())
     }
-    Ok(())
+
+    /// Drops, for a moment after they happen, where they happen: at the
+    /// entrance of the link (its queue), as a ✕ and a count.
+    fn drops(&self) -> Drawn<DB> {
+        let (root, g, pal, path, t_ns) = (self.root, &self.g, self.pal, self.path, self.t_ns);
+        let s = g.s;
+        let small = g.font(11.0, &pal.fg);
+        let (_, qy1) = g.queue_y();
+        let shown_ns = path.max_transit_ns as f64 / 2.0;
+        for (dir, x, y, label_y, anchor) in [
+            (&path.downlink, g.qx0, g.data_y, qy1 + 16.0 * s, HPos::Left),
+            (&path.uplink, g.x1, g.ack_y, g.ack_y - 32.0 * s, HPos::Right),
+        ] {
+            let recent = dir.drops_between(t_ns - shown_ns, t_ns).len();
+            if recent == 0 {
+                continue;
+            }
+            let d = 6.0 * s;
+            for (a, b) in [((-d, -d), (d, d)), ((-d, d), (d, -d))] {
+                root.draw(&PathElement::new(
+                    vec![
+                        ((x + a.0) as i32, (y + a.1) as i32),
+                        ((x + b.0) as i32, (y + b.1) as i32),
+                    ],
+                    DROP.stroke_width(g.line(2.5)),
+                ))?;
+            }
+            root.draw(&Text::new(
+                format!("✕ {} dropped", grouped(recent)),
+                (x as i32, label_y as i32),
+                small.pos(Pos::new(anchor, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// Where a long run's packet records end, a note saying so in their place.
+    fn trace_note(&self, on: &OnPath) -> Drawn<DB> {
+        let (g, s) = (&self.g, self.g.s);
+        if !on.recorded
+            && let Some(end) = self.path.packets_until_ns
+        {
+            self.root.draw(&Text::new(
+                format!(
+                    "packet records end at {:.2} s (trace budget)",
+                    end as f64 / 1e9
+                ),
+                (
+                    ((g.x0 + g.x1) / 2.0) as i32,
+                    ((g.data_y + g.ack_y) / 2.0 - 6.0 * s) as i32,
+                ),
+                g.font(11.0, &self.pal.muted)
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
 }
 
 /// `f` anchored at its top right.

@@ -5,13 +5,15 @@
 //! the URL, full screen), so the whole machine runs in native tests.
 //!
 //! ```text
-//!   new, Set, SetVs, Preset          Slice, every side done
-//!   ──────────────────► simulating ───────────────────────► paused ◄──────┐
-//!                        │      ▲                            │            │ PlayPause, Step,
-//!                        └──────┘ Slice, not done:           │ PlayPause  │ end of the run
-//!                                 a progress bar after 100 ms ▼            │
-//!                                                           playing ──────┘
-//!                                                             Frame: the cursor moves
+//!                 Slice, not done (a progress bar after 100 ms)
+//!                    ┌─────┐
+//!                    ▼     │      Slice, every side done
+//!   new, Set ──► simulating ──────────────────────────► paused
+//!   SetVs, Preset                                      │    ▲
+//!                                            PlayPause │    │ PlayPause, Step,
+//!                                                      ▼    │ the end of the run
+//!                                                     playing
+//!                                             (Frame: the cursor moves)
 //! ```
 //!
 //! A change of any control starts new runs, simulated a slice per animation
