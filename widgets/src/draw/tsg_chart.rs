@@ -84,6 +84,8 @@ struct Span {
 }
 
 /// Draws the part up to the cursor (`past`, in colour) or after it (faint).
+/// Inlined, as the ladder's parts are (see `draw::ladder`).
+#[inline(always)]
 fn draw_part<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     f: &Frame,
@@ -139,6 +141,7 @@ fn draw_part<'a, DB: DrawingBackend + 'a>(
 
 /// The legend's entries: data and the lines always, the rarer series when
 /// the run has any.
+#[inline(always)]
 fn keys<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     f: &Frame,

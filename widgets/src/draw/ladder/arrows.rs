@@ -90,6 +90,7 @@ struct Geometry {
 
 impl<DB: DrawingBackend> Painter<'_, DB> {
     /// Where `seg`'s arrow goes at the cursor (`None`: nothing of it shows).
+    #[inline(always)]
     fn geometry(&self, seg: &Transmission) -> Option<Geometry> {
         let (ladder, l, cursor) = (self.ladder, &self.l, self.cursor);
         let sent = seg.sent_ns as f64;
@@ -137,6 +138,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
 
     /// Arrows: segments sent up to the cursor that reach into the window,
     /// newest first. Returns them as placed (for their labels) and the ✕ drawn.
+    #[inline(always)]
     pub(super) fn arrows(&self) -> Drawn<DB, (Vec<Placed>, usize)> {
         let (ladder, l, cursor) = (self.ladder, &self.l, self.cursor);
         let hi = ladder.sent_by(cursor.min(l.t1));
@@ -184,6 +186,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
     /// Draws one arrow in its style and ends it: a ✕ where a dropped segment
     /// died, else an arrowhead at the tip unless one from the same host is
     /// already within 6 px (`last_head`). Returns whether it drew a ✕.
+    #[inline(always)]
     fn arrow(
         &self,
         seg: &Transmission,

@@ -8,6 +8,7 @@ use sim_core::units::format_bytes;
 
 impl<DB: DrawingBackend> Painter<'_, DB> {
     /// The server's send buffer under its end, the client's receive buffer under its end.
+    #[inline(always)]
     pub(super) fn buffer_bars(&self, on: &OnPath) -> Drawn<DB> {
         let (root, g, pal) = (self.root, &self.g, self.pal);
         let s = g.s;

@@ -68,6 +68,9 @@ pub fn draw<DB: DrawingBackend>(
 
 /// What every part of the picture draws with: the canvas, where things go,
 /// the colours, and the run at the instant drawn.
+///
+/// Its parts are `#[inline(always)]`, as the ladder's are (see
+/// `draw::ladder`): each is called once per frame.
 struct Painter<'a, DB: DrawingBackend> {
     root: &'a DrawingArea<DB, Shift>,
     g: Geometry,
@@ -78,6 +81,7 @@ struct Painter<'a, DB: DrawingBackend> {
 
 impl<DB: DrawingBackend> Painter<'_, DB> {
     /// The two hosts as boxes, named, and the two lanes between them.
+    #[inline(always)]
     fn hosts_and_lanes(&self) -> Drawn<DB> {
         let (root, g, pal) = (self.root, &self.g, self.pal);
         let s = g.s;
@@ -119,6 +123,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
     /// The bottleneck queue at the server's end of the data lane; its head (the
     /// packet serialised next) on the right, by the link. Packet by packet while
     /// they fit, else as a fill level.
+    #[inline(always)]
     fn queue(&self, on: &OnPath) -> Drawn<DB> {
         let (root, g, pal, path) = (self.root, &self.g, self.pal, self.path);
         let s = g.s;
@@ -170,6 +175,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
 
     /// Counts, so nothing depends on colour or on counting dots: data and ACKs
     /// in flight, and the retransmissions among the data.
+    #[inline(always)]
     fn counts(&self, on: &OnPath, retransmits: usize) -> Drawn<DB> {
         let (root, g, pal) = (self.root, &self.g, self.pal);
         let s = g.s;
@@ -212,6 +218,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
 
     /// Drops, for a moment after they happen, where they happen: at the
     /// entrance of the link (its queue), as a ✕ and a count.
+    #[inline(always)]
     fn drops(&self) -> Drawn<DB> {
         let (root, g, pal, path, t_ns) = (self.root, &self.g, self.pal, self.path, self.t_ns);
         let s = g.s;
@@ -246,6 +253,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
     }
 
     /// Where a long run's packet records end, a note saying so in their place.
+    #[inline(always)]
     fn trace_note(&self, on: &OnPath) -> Drawn<DB> {
         let (g, s) = (&self.g, self.g.s);
         if !on.recorded

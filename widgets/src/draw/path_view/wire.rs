@@ -8,6 +8,7 @@ use plotters::prelude::*;
 
 impl<DB: DrawingBackend> Painter<'_, DB> {
     /// The data lane, server to client; returns the retransmissions on it.
+    #[inline(always)]
     pub(super) fn data_lane(&self) -> Drawn<DB, usize> {
         let (root, g, pal, s) = (self.root, &self.g, self.pal, self.g.s);
         let dir = &self.path.downlink;
@@ -44,6 +45,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
     }
 
     /// The ACK lane, client to server (data the client sends shows muted).
+    #[inline(always)]
     pub(super) fn ack_lane(&self) -> Drawn<DB> {
         let (root, g, pal) = (self.root, &self.g, self.pal);
         let dir = &self.path.uplink;
