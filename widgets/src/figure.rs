@@ -12,6 +12,7 @@
 //! runs alternate per view (A's cwnd, B's cwnd, A's TSG, B's TSG) so the pair
 //! to compare sits one above the other on one time axis.
 
+use crate::kit::compare;
 use crate::kit::model::Model;
 use crate::kit::scenario;
 use crate::kit::views::{self, View};
@@ -35,12 +36,6 @@ fn scaled(v: f64) -> u32 {
     (v * SCALE).round() as u32
 }
 
-/// The chart panels a widget shows when the page does not choose them.
-pub const DEFAULT_VIEWS: [View; 2] = crate::kit::widget::DEFAULT_SLOTS;
-
-/// Side names in compare mode, as the widget writes them.
-const SIDE_NAMES: [&str; 2] = ["A", "B"];
-
 /// A drawn figure and what the page needs to embed it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
@@ -51,30 +46,17 @@ pub struct Figure {
     pub headings: Vec<String>,
 }
 
-/// The two chart panels for `initial`: its `views=` over the defaults, read
-/// exactly as the widget reads them.
-pub fn views_of(initial: &Initial) -> [View; 2] {
-    let mut slots = DEFAULT_VIEWS;
-    for (slot, name) in slots.iter_mut().zip(&initial.views) {
-        *slot = View::from_name(name).unwrap_or(*slot);
-    }
-    slots
-}
-
-/// The values each side simulates: one side, or two in compare mode (B
-/// changes only the compared parameter), with the side's label.
+/// The values each side simulates, with the side's label: one side, or two
+/// in compare mode, exactly as the widget runs them.
 fn sides(spec: &WidgetSpec, initial: &Initial) -> Vec<(String, Vec<f64>)> {
-    let a = initial.values.clone();
-    let Some((i, vs)) = initial.compare else {
-        return vec![(String::new(), a)];
-    };
-    let mut b = a.clone();
-    b[i] = vs;
-    let p = &spec.params[i];
-    [a, b]
-        .into_iter()
-        .zip(SIDE_NAMES)
-        .map(|(v, name)| (format!("{name} · {} = {}", p.label, p.format(v[i])), v))
+    let (values, compare) = (&initial.values, initial.compare);
+    (0..compare::side_count(compare))
+        .map(|k| {
+            (
+                compare::side_label(spec, values, compare, k),
+                compare::side_values(values, compare, k),
+            )
+        })
         .collect()
 }
 
@@ -90,7 +72,7 @@ pub fn render(spec: &WidgetSpec, initial: &Initial) -> Result<Figure, String> {
     // One time axis for all panels, as the widget's compared runs share one.
     let end = runs.iter().map(|(_, m)| m.end_ns).fold(0.0, f64::max);
     let mut panels: Vec<(String, View, &Model)> = Vec::new();
-    for view in views_of(initial) {
+    for view in views::slots(&initial.views) {
         for (label, model) in &runs {
             let heading = if label.is_empty() {
                 view.title().to_string()
@@ -224,16 +206,6 @@ mod tests {
         p.iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
-    }
-
-    #[test]
-    fn views_follow_the_directive_like_the_widget() {
-        let spec = widget_catalogue::widget("slow-start").unwrap();
-        assert_eq!(views_of(&initial(spec, &[])), DEFAULT_VIEWS);
-        let one = initial(spec, &pairs(&[("views", "rtt")]));
-        assert_eq!(views_of(&one), [View::Rtt, View::Tsg]);
-        let two = initial(spec, &pairs(&[("views", "ladder,throughput")]));
-        assert_eq!(views_of(&two), [View::Ladder, View::Throughput]);
     }
 
     #[test]

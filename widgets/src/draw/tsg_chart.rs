@@ -12,8 +12,9 @@
 //! | SACK blocks     | sky blue      | wide strokes            |
 //! | zero window     | ink           | triangle                |
 
-use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis};
+use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis};
 use crate::palette::{Palette, series};
+use crate::series::bins::Binned;
 use crate::series::tsg::TsgSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -54,84 +55,116 @@ pub fn draw<DB: DrawingBackend>(
             fmt: &fmt,
         },
     )?;
-    let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
-    let x_cursor = cursor_ns.clamp(0.0, x_end);
+    let span = Span {
+        col: frame::column_ns(&chart, &f),
+        cursor_ns,
+        x_cursor: cursor_ns.clamp(0.0, x_end),
+        x_end,
+        y_max,
+    };
     let styles = Styles::new(&f);
     for past in [false, true] {
-        let cols = |b: &frame::Binned| b.columns(col, cursor_ns, past);
-        let pick = |s: ShapeStyle, w: f64| if past { s } else { f.faint(w) };
-        // Step lines: the future part starts from the value held at the cursor.
-        for (line, style, w, dashed) in [
-            (&data.window_line, styles.window, 1.5, true),
-            (&data.ack_line, styles.ack, 1.5, false),
-        ] {
-            let (x0, held) = if past {
-                (0.0, f64::NAN)
-            } else {
-                (x_cursor, line.last_before(cursor_ns))
-            };
-            let x1 = if past { x_cursor } else { x_end };
-            let paths = frame::step_paths(&cols(line), x0, held, x1, y_max);
-            if dashed {
-                frame::draw_dashed(&mut chart, &f, paths, pick(style, w))?;
-            } else {
-                frame::draw_paths(&mut chart, paths, pick(style, w))?;
-            }
-        }
-        for (band, style, w) in [
-            (&data.sacks, styles.sack, 3.0),
-            (&data.data, styles.data, 1.5),
-            (&data.retransmits, styles.retransmit, 2.5),
-        ] {
-            frame::draw_paths(
-                &mut chart,
-                frame::band_paths(&cols(band), y_max),
-                pick(style, w),
-            )?;
-        }
-        let marker = |k: Key| if past { k } else { faint_key(k, &f) };
-        frame::draw_markers(
-            &mut chart,
-            &f,
-            &cols(&data.retransmits),
-            marker(styles.retransmit_key()),
-            y_max,
-        )?;
-        frame::draw_markers(
-            &mut chart,
-            &f,
-            &cols(&data.drops),
-            marker(Key::Cross(styles.drop)),
-            y_max,
-        )?;
-        frame::draw_markers(
-            &mut chart,
-            &f,
-            &cols(&data.zero_windows),
-            marker(Key::Triangle(styles.zero)),
-            y_max,
-        )?;
+        draw_part(&mut chart, &f, data, &styles, &span, past)?;
     }
-    let present = |b: &frame::Binned| !b.is_empty();
-    frame::key(&mut chart, &f, "data sent", Key::Line(styles.data))?;
-    if present(&data.retransmits) {
-        frame::key(&mut chart, &f, "retransmission", styles.retransmit_key())?;
-    }
-    if present(&data.drops) {
-        frame::key(&mut chart, &f, "dropped", Key::Cross(styles.drop))?;
-    }
-    frame::key(&mut chart, &f, "ACK", Key::Line(styles.ack))?;
-    frame::key(&mut chart, &f, "receive window", Key::Dashed(styles.window))?;
-    if present(&data.sacks) {
-        frame::key(&mut chart, &f, "SACK blocks", Key::Line(styles.sack))?;
-    }
-    if present(&data.zero_windows) {
-        frame::key(&mut chart, &f, "zero window", Key::Triangle(styles.zero))?;
-    }
+    keys(&mut chart, &f, data, &styles)?;
     frame::legend(&mut chart, &f)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
+}
+
+/// Where a frame draws: the width of a column, the cursor (as given and
+/// clamped to the data), the end of the data and the top of the chart.
+struct Span {
+    col: f64,
+    cursor_ns: f64,
+    x_cursor: f64,
+    x_end: f64,
+    y_max: f64,
+}
+
+/// Draws the part up to the cursor (`past`, in colour) or after it (faint).
+/// Inlined, as the ladder's parts are (see `draw::ladder`).
+#[inline(always)]
+fn draw_part<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    data: &TsgSeries,
+    styles: &Styles,
+    span: &Span,
+    past: bool,
+) -> DrawResult<DB> {
+    let Span {
+        col,
+        cursor_ns,
+        x_cursor,
+        x_end,
+        y_max,
+    } = *span;
+    let cols = |b: &Binned| b.columns(col, cursor_ns, past);
+    let pick = |s: ShapeStyle, w: f64| if past { s } else { f.faint(w) };
+    // Step lines: the future part starts from the value held at the cursor.
+    for (line, style, w, dashed) in [
+        (&data.window_line, styles.window, 1.5, true),
+        (&data.ack_line, styles.ack, 1.5, false),
+    ] {
+        let (x0, held) = if past {
+            (0.0, f64::NAN)
+        } else {
+            (x_cursor, line.last_before(cursor_ns))
+        };
+        let x1 = if past { x_cursor } else { x_end };
+        let paths = frame::step_paths(&cols(line), x0, held, x1, y_max);
+        if dashed {
+            frame::draw_dashed(chart, f, paths, pick(style, w))?;
+        } else {
+            frame::draw_paths(chart, paths, pick(style, w))?;
+        }
+    }
+    for (band, style, w) in [
+        (&data.sacks, styles.sack, 3.0),
+        (&data.data, styles.data, 1.5),
+        (&data.retransmits, styles.retransmit, 2.5),
+    ] {
+        frame::draw_paths(chart, frame::band_paths(&cols(band), y_max), pick(style, w))?;
+    }
+    let marker = |k: Key| if past { k } else { faint_key(k, f) };
+    for (events, key) in [
+        (&data.retransmits, styles.retransmit_key()),
+        (&data.drops, Key::Cross(styles.drop)),
+        (&data.zero_windows, Key::Triangle(styles.zero)),
+    ] {
+        frame::draw_markers(chart, f, &cols(events), marker(key), y_max)?;
+    }
+    Ok(())
+}
+
+/// The legend's entries: data and the lines always, the rarer series when
+/// the run has any.
+#[inline(always)]
+fn keys<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    data: &TsgSeries,
+    styles: &Styles,
+) -> DrawResult<DB> {
+    let present = |b: &Binned| !b.is_empty();
+    frame::key(chart, f, "data sent", Key::Line(styles.data))?;
+    if present(&data.retransmits) {
+        frame::key(chart, f, "retransmission", styles.retransmit_key())?;
+    }
+    if present(&data.drops) {
+        frame::key(chart, f, "dropped", Key::Cross(styles.drop))?;
+    }
+    frame::key(chart, f, "ACK", Key::Line(styles.ack))?;
+    frame::key(chart, f, "receive window", Key::Dashed(styles.window))?;
+    if present(&data.sacks) {
+        frame::key(chart, f, "SACK blocks", Key::Line(styles.sack))?;
+    }
+    if present(&data.zero_windows) {
+        frame::key(chart, f, "zero window", Key::Triangle(styles.zero))?;
+    }
+    Ok(())
 }
 
 struct Styles {

@@ -1,9 +1,11 @@
 //! The widget kit: the shell every widget is built from (controls,
 //! transport, linked views, panels, presets, URL state, shortcuts, presenter
-//! mode, export) and the pure logic under it, testable natively.
+//! mode, export) and the pure logic under it, testable natively: the
+//! component in `widget/` (its state machine in `widget/state.rs`), compare
+//! mode in `compare.rs`, one run per side in `side.rs` and `model.rs`.
 
 pub mod browser;
-pub mod keys;
+pub mod compare;
 pub mod model;
 pub mod panels;
 pub mod scenario;

@@ -3,7 +3,7 @@
 //! data table. Each reads one run's [`Model`] at the time cursor.
 
 use super::model::Model;
-use crate::draw::table::Table;
+use crate::series::table::Table;
 use yew::prelude::*;
 
 pub fn format_time(ns: f64) -> String {

@@ -1,12 +1,11 @@
 //! One run a widget shows: simulated a slice at a time, then reduced to a
-//! [`Model`] the views read. A widget has one side, or two in compare mode.
+//! [`Model`] the views read. A widget has one side, or two in compare mode
+//! (see `compare`). Plain Rust: the page clock comes in as a function.
 
-use super::browser;
 use super::model::Model;
 use sim_core::config::Scenario;
 use sim_core::sim::Simulation;
 use std::rc::Rc;
-use yew::NodeRef;
 
 /// Events simulated between clock checks.
 const EVENTS_PER_CHECK: u64 = 2_000;
@@ -22,8 +21,6 @@ pub struct Side {
     /// The last finished run, shown (dimmed) while the next one simulates.
     pub model: Option<Rc<Model>>,
     pub progress: f64,
-    /// The path view's canvas and the two chart panels'.
-    pub canvases: [NodeRef; 3],
 }
 
 impl Default for Side {
@@ -32,7 +29,6 @@ impl Default for Side {
             run: Run::Done,
             model: None,
             progress: 0.0,
-            canvases: Default::default(),
         }
     }
 }
@@ -51,14 +47,14 @@ impl Side {
         matches!(self.run, Run::Simulating(_))
     }
 
-    /// Simulates until `deadline_ms` (page clock); true once the run is
-    /// finished and its model built.
-    pub fn simulate_until(&mut self, deadline_ms: f64) -> bool {
+    /// Simulates until `now_ms()` (the page clock) passes `deadline_ms`; true
+    /// once the run is finished and its model built.
+    pub fn simulate_until(&mut self, deadline_ms: f64, now_ms: fn() -> f64) -> bool {
         let Run::Simulating(sim) = &mut self.run else {
             return true;
         };
         while !sim.advance(EVENTS_PER_CHECK) {
-            if browser::now_ms() > deadline_ms {
+            if now_ms() > deadline_ms {
                 self.progress = sim.progress();
                 return false;
             }

@@ -2,9 +2,9 @@
 //! (canvas in the page, SVG for export and for native tests).
 
 use super::model::Model;
-use crate::draw::table::Table;
 use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
 use crate::palette::Palette;
+use crate::series::table::Table;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -105,6 +105,20 @@ impl View {
     }
 }
 
+/// The chart panels' views when a page does not choose them.
+pub const DEFAULT_SLOTS: [View; 2] = [View::Window, View::Tsg];
+
+/// The chart panels for a page's `views=` names, over [`DEFAULT_SLOTS`]: the
+/// first name sets the first panel, the second the second; a name that is
+/// no view leaves its panel's default.
+pub fn slots(names: &[&str]) -> [View; 2] {
+    let mut slots = DEFAULT_SLOTS;
+    for (slot, name) in slots.iter_mut().zip(names) {
+        *slot = View::from_name(name).unwrap_or(*slot);
+    }
+    slots
+}
+
 /// Draws `view` of `m` at `t_ns`; charts span 0..`end_ns` (the run's end, or
 /// the longer of two compared runs, so both share one time axis). `scale`
 /// multiplies type and line widths (device pixels per CSS pixel, times the
@@ -138,4 +152,20 @@ pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> S
         let _ = area.present();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pages_views_fill_the_panels_in_order_over_the_defaults() {
+        assert_eq!(slots(&[]), DEFAULT_SLOTS);
+        assert_eq!(slots(&["rtt"]), [View::Rtt, View::Tsg]);
+        assert_eq!(
+            slots(&["ladder", "throughput"]),
+            [View::Ladder, View::Throughput]
+        );
+        assert_eq!(slots(&["nonsense", "rtt"]), [View::Window, View::Rtt]);
+    }
 }

@@ -19,8 +19,8 @@
 //! Built once per run; a frame then finds what it needs by binary search on
 //! time, so runs of 100,000 segments stay cheap to animate.
 
-use crate::draw::table::Table;
-use sim_core::segment::{Flags, SackBlocks, Side};
+use super::table::Table;
+use sim_core::segment::{Flags, SackBlocks, Segment, Side};
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
 
@@ -257,17 +257,18 @@ impl Ladder {
     /// Reads flow 0's segments, timers and holds from the run's trace.
     pub fn from_run(run: &RunResult) -> Self {
         let path = &run.scenario.path;
-        let mut ladder = Ladder {
-            one_way_ns: [path.delay_forward.0, path.delay_reverse.0],
-            truncated: run.trace.skipped() > 0,
-            ..Ladder::default()
+        let mut reader = Reader {
+            ladder: Ladder {
+                one_way_ns: [path.delay_forward.0, path.delay_reverse.0],
+                truncated: run.trace.skipped() > 0,
+                ..Ladder::default()
+            },
+            run_end: run.outcome.at().0,
+            open_delack: [None; 2],
+            open_hold: [None; 2],
+            probe_pending: [None; 2],
+            last_wnd: [None; 2],
         };
-        // The open delayed-ACK timer and hold of each side (indices into `timers`).
-        let mut open_delack: [Option<usize>; 2] = [None; 2];
-        let mut open_hold: [Option<usize>; 2] = [None; 2];
-        let mut probe_pending: [Option<u64>; 2] = [None; 2];
-        let mut last_wnd: [Option<u64>; 2] = [None; 2];
-        let run_end = run.outcome.at().0;
         for rec in run.trace.flow_records(0) {
             let t = rec.time.0;
             match rec.event {
@@ -276,102 +277,22 @@ impl Ladder {
                     retransmit,
                     arrives,
                     ..
-                } => {
-                    let s = slot(seg.from);
-                    if seg.flags.ack
-                        && let Some(i) = open_delack[s].take()
-                    {
-                        close_timer(&mut ladder.timers[i], t, Ending::Cancelled);
-                    }
-                    if seg.len > 0
-                        && let Some(i) = open_hold[s].take()
-                    {
-                        close_timer(&mut ladder.timers[i], t, Ending::Released);
-                    }
-                    let probe = probe_pending[s].take() == Some(t);
-                    let window_news = seg.wnd == 0 || last_wnd[s] == Some(0);
-                    last_wnd[s] = Some(seg.wnd);
-                    let arrives_ns = arrives.map(|a| a.0);
-                    let transit = match arrives_ns {
-                        Some(a) => a - t,
-                        None => ladder.one_way_ns[s] / 2,
-                    };
-                    ladder.max_transit_ns = ladder.max_transit_ns.max(transit);
-                    ladder.end_ns = ladder.end_ns.max(arrives_ns.unwrap_or(t + transit));
-                    ladder.segments.push(Transmission {
-                        from: seg.from,
-                        sent_ns: t,
-                        arrives_ns,
-                        seq: seg.seq,
-                        end: seg.end_seq(),
-                        len: seg.len,
-                        ack: seg.flags.ack.then_some(seg.ack),
-                        wnd: seg.wnd,
-                        flags: seg.flags,
-                        sack: seg.sack,
-                        retransmit,
-                        probe,
-                        window_news,
-                    });
+                } => reader.sent(t, &seg, retransmit, arrives.map(|a| a.0)),
+                TraceEvent::ZeroWindowProbe { side, .. } => {
+                    reader.probe_pending[slot(side)] = Some(t)
                 }
-                TraceEvent::ZeroWindowProbe { side, .. } => probe_pending[slot(side)] = Some(t),
                 TraceEvent::DelayedAckArmed { side, deadline } => {
-                    let s = slot(side);
-                    if let Some(i) = open_delack[s].take() {
-                        close_timer(&mut ladder.timers[i], t, Ending::Superseded);
-                    }
-                    open_delack[s] = Some(ladder.timers.len());
-                    ladder.timers.push(Timer {
-                        side,
-                        kind: CountdownKind::DelayedAck,
-                        start_ns: t,
-                        end_ns: deadline.0,
-                        deadline_ns: Some(deadline.0),
-                        bytes: 0,
-                        ending: Ending::RunEnded,
-                    });
+                    reader.delack_armed(t, side, deadline.0)
                 }
                 TraceEvent::SendHeld {
                     side,
                     reason,
                     bytes,
-                } => {
-                    let s = slot(side);
-                    if let Some(i) = open_hold[s].take() {
-                        close_timer(&mut ladder.timers[i], t, Ending::Superseded);
-                    }
-                    open_hold[s] = Some(ladder.timers.len());
-                    ladder.timers.push(Timer {
-                        side,
-                        kind: if reason == "cork" {
-                            CountdownKind::Cork
-                        } else {
-                            CountdownKind::Nagle
-                        },
-                        start_ns: t,
-                        end_ns: run_end.max(t),
-                        deadline_ns: None,
-                        bytes,
-                        ending: Ending::RunEnded,
-                    });
-                }
+                } => reader.held(t, side, reason, bytes),
                 _ => {}
             }
         }
-        // A timer still open fired at its deadline if the run lasted that
-        // long, and is otherwise left running to it; a hold still open lasts
-        // to the end of the run (as pushed), both marked `RunEnded`.
-        for i in open_delack.into_iter().flatten() {
-            let timer = &mut ladder.timers[i];
-            if timer.end_ns <= run_end {
-                timer.ending = Ending::Fired;
-            }
-        }
-        for (i, timer) in ladder.timers.iter().enumerate() {
-            ladder.lanes[lane(timer.side, timer.kind)].push(i as u32);
-            ladder.end_ns = ladder.end_ns.max(timer.end_ns.min(run_end));
-        }
-        ladder
+        reader.finish()
     }
 
     /// The countdowns running at `t_ns`, client's first, each host's
@@ -497,5 +418,138 @@ fn close_timer(timer: &mut Timer, t: u64, ending: Ending) {
             timer.end_ns = t;
             timer.ending = ending;
         }
+    }
+}
+
+/// A ladder being read from a trace, with what is still open on each side
+/// (indexed by [`slot`]).
+struct Reader {
+    ladder: Ladder,
+    run_end: u64,
+    /// The open delayed-ACK timer and hold of each side (indices into `timers`).
+    open_delack: [Option<usize>; 2],
+    open_hold: [Option<usize>; 2],
+    /// When a zero-window probe is due to be sent.
+    probe_pending: [Option<u64>; 2],
+    /// The window the side last advertised.
+    last_wnd: [Option<u64>; 2],
+}
+
+impl Reader {
+    /// A segment leaves at `t`: an ACK ends the sender's delayed-ACK timer,
+    /// data ends its hold.
+    fn sent(&mut self, t: u64, seg: &Segment, retransmit: bool, arrives_ns: Option<u64>) {
+        let ladder = &mut self.ladder;
+        let s = slot(seg.from);
+        if seg.flags.ack
+            && let Some(i) = self.open_delack[s].take()
+        {
+            close_timer(&mut ladder.timers[i], t, Ending::Cancelled);
+        }
+        if seg.len > 0
+            && let Some(i) = self.open_hold[s].take()
+        {
+            close_timer(&mut ladder.timers[i], t, Ending::Released);
+        }
+        let probe = self.probe_pending[s].take() == Some(t);
+        let window_news = seg.wnd == 0 || self.last_wnd[s] == Some(0);
+        self.last_wnd[s] = Some(seg.wnd);
+        let transit = match arrives_ns {
+            Some(a) => a - t,
+            None => ladder.one_way_ns[s] / 2,
+        };
+        ladder.max_transit_ns = ladder.max_transit_ns.max(transit);
+        ladder.end_ns = ladder.end_ns.max(arrives_ns.unwrap_or(t + transit));
+        ladder.segments.push(Transmission {
+            from: seg.from,
+            sent_ns: t,
+            arrives_ns,
+            seq: seg.seq,
+            end: seg.end_seq(),
+            len: seg.len,
+            ack: seg.flags.ack.then_some(seg.ack),
+            wnd: seg.wnd,
+            flags: seg.flags,
+            sack: seg.sack,
+            retransmit,
+            probe,
+            window_news,
+        });
+    }
+
+    /// Starts `timer` at `t`, superseding the one of its kind its side
+    /// still has open.
+    fn open(&mut self, t: u64, timer: Timer) {
+        let s = slot(timer.side);
+        let open = if timer.kind.is_hold() {
+            &mut self.open_hold[s]
+        } else {
+            &mut self.open_delack[s]
+        };
+        if let Some(i) = open.take() {
+            close_timer(&mut self.ladder.timers[i], t, Ending::Superseded);
+        }
+        *open = Some(self.ladder.timers.len());
+        self.ladder.timers.push(timer);
+    }
+
+    /// `side` arms its delayed-ACK timer, superseding one still running.
+    fn delack_armed(&mut self, t: u64, side: Side, deadline_ns: u64) {
+        self.open(
+            t,
+            Timer {
+                side,
+                kind: CountdownKind::DelayedAck,
+                start_ns: t,
+                end_ns: deadline_ns,
+                deadline_ns: Some(deadline_ns),
+                bytes: 0,
+                ending: Ending::RunEnded,
+            },
+        );
+    }
+
+    /// `side` holds `bytes` back (Nagle or cork), superseding a hold still
+    /// open; it lasts until data is sent, or the run ends.
+    fn held(&mut self, t: u64, side: Side, reason: &str, bytes: u64) {
+        self.open(
+            t,
+            Timer {
+                side,
+                kind: if reason == "cork" {
+                    CountdownKind::Cork
+                } else {
+                    CountdownKind::Nagle
+                },
+                start_ns: t,
+                end_ns: self.run_end.max(t),
+                deadline_ns: None,
+                bytes,
+                ending: Ending::RunEnded,
+            },
+        );
+    }
+
+    fn finish(self) -> Ladder {
+        let Reader {
+            mut ladder,
+            run_end,
+            open_delack,
+            ..
+        } = self;
+        // A timer still open fired at its deadline if the run lasted that
+        // long, and is otherwise left running to it; a hold still open lasts
+        // to the end of the run (as pushed), both marked `RunEnded`.
+        for i in open_delack.into_iter().flatten() {
+            let timer = &mut ladder.timers[i];
+            if timer.end_ns <= run_end {
+                timer.ending = Ending::Fired;
+            }
+        }
+        for (i, timer) in ladder.timers.iter().enumerate() {
+            ladder.lanes[lane(timer.side, timer.kind)].push(i as u32);
+            ladder.end_ns = ladder.end_ns.max(timer.end_ns.min(run_end));
+        }
+        ladder
     }
 }

@@ -5,14 +5,26 @@
 //! `sim_core::sim::RunResult` into the data of one view (and its data table),
 //! so the views can never disagree with each other or with the trace.
 
+pub mod bins;
 pub mod ladder;
 pub mod path;
 pub mod rtt;
+pub mod table;
 pub mod throughput;
 pub mod tsg;
 pub mod window;
 
-use sim_core::sim::RunResult;
+use sim_core::sim::{Outcome, RunResult};
+
+/// End of a run (ns): when it completed or was stopped.
+pub fn run_end_ns(run: &RunResult) -> f64 {
+    match run.outcome {
+        Outcome::Completed { at }
+        | Outcome::TimeLimit { at }
+        | Outcome::EventLimit { at }
+        | Outcome::Aborted { at } => at.0 as f64,
+    }
+}
 
 /// Where a long run's packet records end (ns), if the trace's packet budget
 /// ran out before the run did: the views that count packets stop there, or

@@ -27,7 +27,7 @@
 //! Long runs may outgrow the trace's packet budget; packet records then stop
 //! (see [`PathSeries::packets_until_ns`]) while samples go on.
 
-use crate::draw::table::Table;
+use super::table::Table;
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;

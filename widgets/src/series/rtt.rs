@@ -2,8 +2,9 @@
 //! (srtt) after it, from its `RttSample` records (RFC 6298). With several
 //! flows, flow 0 is shown.
 
-use crate::draw::chart_frame::{Binned, ms, run_end_ns, table_stride};
-use crate::draw::table::Table;
+use super::bins::Binned;
+use super::run_end_ns;
+use super::table::{Table, ms, table_stride};
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;

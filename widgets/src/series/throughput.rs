@@ -16,8 +16,8 @@
 //! application read, which it does as they arrive): `sampled_from_ns` says
 //! where, and the caption says so.
 
-use crate::draw::chart_frame::{ms, run_end_ns};
-use crate::draw::table::Table;
+use super::run_end_ns;
+use super::table::{Table, ms};
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;

@@ -18,8 +18,9 @@
 //! (`SegmentSent` with no arrival) is still drawn where it was sent, and
 //! marked. With several flows, flow 0 is shown.
 
-use crate::draw::chart_frame::{Binned, TABLE_ROWS, ms, run_end_ns, table_stride};
-use crate::draw::table::Table;
+use super::bins::Binned;
+use super::run_end_ns;
+use super::table::{TABLE_ROWS, Table, ms, table_stride};
 use sim_core::segment::{SackBlocks, Side};
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
@@ -170,7 +171,9 @@ impl TsgSeries {
     /// Data segments and ACKs merged in time order. The rare rows worth
     /// finding (retransmissions, drops, zero windows) are all kept while
     /// they fit in half the table; the rest is decimated evenly.
-    pub fn table(&self) -> Table {
+    /// Every data segment and ACK as a row (time, notable, cells), in time
+    /// order; notable rows are retransmissions, drops and zero windows.
+    fn rows(&self) -> Vec<(f64, bool, Vec<String>)> {
         let mut rows: Vec<(f64, bool, Vec<String>)> =
             Vec::with_capacity(self.segments.len() + self.acks.len());
         for s in &self.segments {
@@ -218,37 +221,11 @@ impl TsgSeries {
         }
         // Stable: at equal times data (pushed first) stays before ACKs.
         rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let total = rows.len();
-        let notable = rows.iter().filter(|r| r.1).count();
-        let keep_notable = notable <= TABLE_ROWS / 2;
-        let (stride, note) = if keep_notable {
-            let others = total - notable;
-            let stride = others.div_ceil(TABLE_ROWS - notable).max(1);
-            let note = if stride > 1 {
-                format!(
-                    " (all {notable} retransmissions, drops and zero windows; \
-                     every {stride}th of the other {others} rows)"
-                )
-            } else {
-                String::new()
-            };
-            (stride, note)
-        } else {
-            table_stride(total)
-        };
-        // Count only the rows that decimation may drop.
-        let mut counted = 0usize;
-        let rows = rows
-            .into_iter()
-            .filter(|(_, notable, _)| {
-                if keep_notable && *notable {
-                    return true;
-                }
-                counted += 1;
-                (counted - 1).is_multiple_of(stride)
-            })
-            .map(|(_, _, cells)| cells)
-            .collect();
+        rows
+    }
+
+    pub fn table(&self) -> Table {
+        let (rows, note) = decimate(self.rows());
         Table {
             caption: format!(
                 "Time-sequence graph of the server's data, flow 0: data segments sent and \
@@ -265,4 +242,42 @@ impl TsgSeries {
             rows,
         }
     }
+}
+
+/// Decimates `rows` to at most [`TABLE_ROWS`], keeping every notable row
+/// when they are at most half of that; returns the rows' cells and the
+/// caption's note saying what was left out.
+fn decimate(rows: Vec<(f64, bool, Vec<String>)>) -> (Vec<Vec<String>>, String) {
+    let total = rows.len();
+    let notable = rows.iter().filter(|r| r.1).count();
+    let keep_notable = notable <= TABLE_ROWS / 2;
+    let (stride, note) = if keep_notable {
+        let others = total - notable;
+        let stride = others.div_ceil(TABLE_ROWS - notable).max(1);
+        let note = if stride > 1 {
+            format!(
+                " (all {notable} retransmissions, drops and zero windows; \
+                 every {stride}th of the other {others} rows)"
+            )
+        } else {
+            String::new()
+        };
+        (stride, note)
+    } else {
+        table_stride(total)
+    };
+    // Count only the rows that decimation may drop.
+    let mut counted = 0usize;
+    let rows = rows
+        .into_iter()
+        .filter(|(_, notable, _)| {
+            if keep_notable && *notable {
+                return true;
+            }
+            counted += 1;
+            (counted - 1).is_multiple_of(stride)
+        })
+        .map(|(_, _, cells)| cells)
+        .collect();
+    (rows, note)
 }

@@ -12,8 +12,9 @@
 //! has SACKed, or that the sender has marked lost, still count. With several
 //! flows, flow 0 is shown.
 
-use crate::draw::chart_frame::{Binned, ms, run_end_ns, table_stride};
-use crate::draw::table::Table;
+use super::bins::Binned;
+use super::run_end_ns;
+use super::table::{Table, ms, table_stride};
 use sim_core::cc::TCP_INFINITE_SSTHRESH;
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
@@ -52,54 +53,8 @@ pub struct WindowSeries {
 
 impl WindowSeries {
     pub fn from_run(run: &RunResult) -> Self {
-        let sender = &run.scenario.server.sender;
-        let mss = sender.mss.max(1);
-        let mut cur = WindowPoint {
-            t_ns: 0.0,
-            cwnd: sender.initcwnd,
-            ssthresh: None,
-            outstanding_bytes: 0,
-        };
-        let mut points = vec![cur];
-        let (mut snd_una, mut snd_nxt) = (0u64, 0u64);
-        for r in run.trace.flow_records(0) {
-            match r.event {
-                TraceEvent::CwndChanged {
-                    side: Side::Server,
-                    new,
-                    ssthresh,
-                    ..
-                } => {
-                    cur.cwnd = new;
-                    cur.ssthresh = (ssthresh < TCP_INFINITE_SSTHRESH).then_some(ssthresh);
-                }
-                TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server && seg.len > 0 => {
-                    if snd_nxt == 0 {
-                        snd_una = snd_una.max(seg.seq);
-                    }
-                    snd_nxt = snd_nxt.max(seg.seq + seg.len as u64);
-                }
-                TraceEvent::SegmentReceived {
-                    to: Side::Server,
-                    seg,
-                } if seg.flags.ack => snd_una = snd_una.max(seg.ack),
-                _ => continue,
-            }
-            cur.outstanding_bytes = snd_nxt.saturating_sub(snd_una);
-            let t = r.time.0 as f64;
-            let last = points.last_mut().expect("starts with the initial window");
-            if (last.cwnd, last.ssthresh, last.outstanding_bytes)
-                == (cur.cwnd, cur.ssthresh, cur.outstanding_bytes)
-            {
-                continue;
-            }
-            cur.t_ns = t;
-            if last.t_ns == t {
-                *last = cur;
-            } else {
-                points.push(cur);
-            }
-        }
+        let mss = run.scenario.server.sender.mss.max(1);
+        let points = changes(run);
         let end_ns = run_end_ns(run).max(points.last().map_or(0.0, |p| p.t_ns));
         let outstanding_until_ns = super::packet_records_end_ns(run).map(|t| t as f64);
         let known = |p: &WindowPoint| outstanding_until_ns.is_none_or(|u| p.t_ns <= u);
@@ -207,4 +162,57 @@ impl WindowSeries {
                 .collect(),
         }
     }
+}
+
+/// Every change of cwnd, ssthresh or outstanding data of the server, from
+/// the initial window at 0; changes at one instant make one point.
+fn changes(run: &RunResult) -> Vec<WindowPoint> {
+    let sender = &run.scenario.server.sender;
+    let mut cur = WindowPoint {
+        t_ns: 0.0,
+        cwnd: sender.initcwnd,
+        ssthresh: None,
+        outstanding_bytes: 0,
+    };
+    let mut points = vec![cur];
+    let (mut snd_una, mut snd_nxt) = (0u64, 0u64);
+    for r in run.trace.flow_records(0) {
+        match r.event {
+            TraceEvent::CwndChanged {
+                side: Side::Server,
+                new,
+                ssthresh,
+                ..
+            } => {
+                cur.cwnd = new;
+                cur.ssthresh = (ssthresh < TCP_INFINITE_SSTHRESH).then_some(ssthresh);
+            }
+            TraceEvent::SegmentSent { seg, .. } if seg.from == Side::Server && seg.len > 0 => {
+                if snd_nxt == 0 {
+                    snd_una = snd_una.max(seg.seq);
+                }
+                snd_nxt = snd_nxt.max(seg.seq + seg.len as u64);
+            }
+            TraceEvent::SegmentReceived {
+                to: Side::Server,
+                seg,
+            } if seg.flags.ack => snd_una = snd_una.max(seg.ack),
+            _ => continue,
+        }
+        cur.outstanding_bytes = snd_nxt.saturating_sub(snd_una);
+        let t = r.time.0 as f64;
+        let last = points.last_mut().expect("starts with the initial window");
+        if (last.cwnd, last.ssthresh, last.outstanding_bytes)
+            == (cur.cwnd, cur.ssthresh, cur.outstanding_bytes)
+        {
+            continue;
+        }
+        cur.t_ns = t;
+        if last.t_ns == t {
+            *last = cur;
+        } else {
+            points.push(cur);
+        }
+    }
+    points
 }

@@ -1,6 +1,26 @@
 //! A chart's numbers as a table: the accessible alternative to every chart
 //! (screen readers, copying into a spreadsheet) and what the CSV export writes.
 
+/// Rows a data table holds at most; longer series are decimated evenly.
+pub const TABLE_ROWS: usize = 2000;
+
+/// Every `stride`-th of `n` rows so that at most [`TABLE_ROWS`] remain, and
+/// the caption's note saying so ("" when nothing was left out).
+pub fn table_stride(n: usize) -> (usize, String) {
+    let stride = n.div_ceil(TABLE_ROWS).max(1);
+    let note = if stride > 1 {
+        format!(" (every {stride}th of {n} rows, evenly decimated)")
+    } else {
+        String::new()
+    };
+    (stride, note)
+}
+
+/// Time in ms for a table cell, to the microsecond.
+pub fn ms(t_ns: f64) -> String {
+    format!("{:.3}", t_ns / 1e6)
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
     /// One line saying what the table holds, e.g. "cwnd, ssthresh and bytes in flight over time".
@@ -81,6 +101,14 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_stride_caps_rows() {
+        assert_eq!(table_stride(2000).0, 1);
+        let (s, note) = table_stride(173_000);
+        assert!(173_000usize.div_ceil(s) <= TABLE_ROWS);
+        assert!(note.contains("173000"));
+    }
 
     #[test]
     fn csv_quotes_only_fields_that_need_it() {

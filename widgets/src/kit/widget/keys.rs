@@ -2,6 +2,8 @@
 //! stopped there, so mdBook's ←/→ chapter navigation and its `s` (search)
 //! shortcut never fire while a reader works a widget.
 
+use web_sys::KeyboardEvent;
+
 /// What a key does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -58,6 +60,39 @@ pub fn action(key: &str, in_text_field: bool, modifier: bool) -> Option<Action> 
         }
         _ => return None,
     })
+}
+
+/// What a key pressed inside the widget does, deciding there and then whether
+/// the browser and mdBook see it. This must run in the event's own dispatch:
+/// yew may queue a message behind a render, and by the time it is handled the
+/// key would have reached mdBook's listener on `document` (←/→ change the
+/// chapter, `s` opens search) or scrolled the page (space).
+pub fn key_action(e: &KeyboardEvent) -> Option<Action> {
+    let target = e
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+    let in_field = target.as_ref().is_some_and(|t| {
+        let tag = t.tag_name();
+        tag == "SELECT"
+            || (tag == "INPUT"
+                && !matches!(
+                    t.get_attribute("type").as_deref(),
+                    Some("range" | "checkbox")
+                ))
+    });
+    let modifier = e.ctrl_key() || e.meta_key() || e.alt_key();
+    // Keys stay in the widget: mdBook's ←/→ and `s` must not fire.
+    e.stop_propagation();
+    let action = self::action(&e.key(), in_field, modifier)?;
+    // A range input's own arrow keys move the slider, not the cursor.
+    let on_range = target
+        .as_ref()
+        .is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));
+    if on_range && matches!(action, Action::Scrub(_)) {
+        return None;
+    }
+    e.prevent_default();
+    Some(action)
 }
 
 #[cfg(test)]

@@ -1,0 +1,252 @@
+//! The widget shell every widget is built from: controls, transport, the
+//! linked views of one run under one time cursor, text panels, presets, the
+//! URL state, keyboard shortcuts, presenter mode and export.
+//!
+//! In compare mode (`compare=PARAM vs=VALUE`) the widget runs two scenarios
+//! that differ only in PARAM, side by side under one clock: every other
+//! control is shared, PARAM gets one control per side, and the charts of both
+//! share one time axis (see `kit::compare`).
+//!
+//! The component here is the glue between the page and its parts:
+//!
+//! ```text
+//!   page event ──► Msg ──► state::State::update ──► Effects ──► apply: frames, URL, full screen
+//!                   │                                              │
+//!                   ├──► export (downloads, link)                  ▼
+//!                   └──► draw (canvases)              view::widget (HTML) ──► rendered ──► draw
+//! ```
+//!
+//! `state` holds the messages and the state machine (plain Rust, tested
+//! natively), `view` the HTML, `export` the downloads and the link, `keys`
+//! the shortcuts. The component owns what only a page has: the canvases,
+//! the animation frames and the theme watch.
+
+mod export;
+pub mod keys;
+pub mod state;
+#[cfg(test)]
+mod state_tests;
+mod view;
+
+use super::browser::{self, ThemeWatch};
+use super::url_state;
+use super::views;
+use crate::params::Initial;
+use crate::theme;
+use export::Download;
+use gloo_render::{AnimationFrame, request_animation_frame};
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use state::{Effects, Frames, State};
+use web_sys::HtmlCanvasElement;
+use widget_catalogue::WidgetSpec;
+use yew::prelude::*;
+
+/// Shown when the reader's system asks for reduced motion (the widget then
+/// never plays by itself).
+const REDUCED_MOTION_NOTE: &str = "Your system asks for reduced motion: the widget waits for you. Step with s (next event) or a (next ACK).";
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The placeholder's id, unique on the page; prefixes control ids and URL keys.
+    pub id: AttrValue,
+    pub spec: &'static WidgetSpec,
+    pub initial: Initial,
+    /// Where the cursor starts (from a link).
+    pub start_ns: Option<f64>,
+}
+
+pub enum Msg {
+    /// A change of the widget's state.
+    State(state::Msg),
+    CopyLink,
+    Download(Download),
+    /// The page's theme changed: draw again in its colours.
+    Redraw,
+}
+
+impl From<state::Msg> for Msg {
+    fn from(m: state::Msg) -> Msg {
+        Msg::State(m)
+    }
+}
+
+impl From<Download> for Msg {
+    fn from(d: Download) -> Msg {
+        Msg::Download(d)
+    }
+}
+
+pub struct Widget {
+    state: State,
+    /// Each side's canvases: the path view's and the two chart panels'.
+    canvases: Vec<[NodeRef; 3]>,
+    /// The next playback frame, while playing.
+    frame: Option<AnimationFrame>,
+    /// The next simulation slice, while simulating.
+    slice: Option<AnimationFrame>,
+    _theme: Option<ThemeWatch>,
+    root: NodeRef,
+}
+
+impl Component for Widget {
+    type Message = Msg;
+    type Properties = Props;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let p = ctx.props();
+        let link = ctx.link().clone();
+        let mut state = State::new(&p.initial, p.start_ns, browser::now_ms);
+        if browser::prefers_reduced_motion() {
+            state.notes.push(REDUCED_MOTION_NOTE.into());
+        }
+        let effects = state.start_runs(p.spec);
+        let mut w = Widget {
+            canvases: state.sides.iter().map(|_| Default::default()).collect(),
+            state,
+            frame: None,
+            slice: None,
+            _theme: ThemeWatch::new(move || link.send_message(Msg::Redraw)),
+            root: NodeRef::default(),
+        };
+        w.apply(ctx, effects);
+        w
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let spec = ctx.props().spec;
+        match msg {
+            Msg::State(m) => {
+                let effects = self.state.update(spec, m);
+                self.apply(ctx, effects)
+            }
+            Msg::CopyLink => {
+                self.save_url(ctx);
+                self.state.status = Some(export::copy_link());
+                true
+            }
+            Msg::Download(d) => {
+                export::download(d, spec, &self.state, &self.canvases, || {
+                    themed_root(&self.root)
+                });
+                false
+            }
+            Msg::Redraw => {
+                self.draw();
+                false
+            }
+        }
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        self.draw();
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let p = ctx.props();
+        let ui = view::Ui {
+            spec: p.spec,
+            id: &p.id,
+            state: &self.state,
+            link: ctx.link(),
+            canvases: &self.canvases,
+        };
+        view::widget(&ui, self.root.clone())
+    }
+}
+
+impl Widget {
+    /// Carries out a transition's effects on the page; returns whether to
+    /// re-render.
+    fn apply(&mut self, ctx: &Context<Self>, effects: Effects) -> bool {
+        follow(&mut self.slice, effects.slice, ctx, |_| state::Msg::Slice);
+        follow(&mut self.frame, effects.frame, ctx, state::Msg::Frame);
+        if effects.interactive {
+            // From here the widget answers the reader. `cargo xtask bench`
+            // reads this mark for time to interactive.
+            browser::mark(&format!("tw-interactive:{}", ctx.props().id));
+        }
+        if let Some(on) = effects.fullscreen
+            && let Some(el) = self.root.cast::<web_sys::Element>()
+        {
+            browser::fullscreen(&el, on);
+        }
+        if effects.save_url {
+            self.save_url(ctx);
+        }
+        effects.render
+    }
+
+    /// Writes the state into the page URL.
+    fn save_url(&self, ctx: &Context<Self>) {
+        let p = ctx.props();
+        let q = url_state::write(&browser::query(), &p.id, p.spec, &self.state.saved());
+        browser::replace_query(&q);
+    }
+
+    /// Draws every side's views at the cursor, on one time axis.
+    fn draw(&self) {
+        let Some(themed) = themed_root(&self.root) else {
+            return;
+        };
+        let palette = theme::palette(&themed);
+        let ratio = theme::device_pixel_ratio();
+        let scale = ratio * self.state.presenter_scale();
+        let (t, end) = (self.state.clock.t_ns, self.state.end_ns());
+        for (side, canvases) in self.state.sides.iter().zip(&self.canvases) {
+            let Some(model) = &side.model else { continue };
+            for (view, canvas) in self.state.shown_views().iter().zip(canvases) {
+                if let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
+                    && let Some(backend) = sized_backend(&canvas, ratio)
+                {
+                    let area = backend.into_drawing_area();
+                    let _ = views::draw(&area, *view, model, t, end, &palette, scale);
+                }
+            }
+        }
+    }
+}
+
+/// Starts, stops or keeps a stream of animation frames, each sending `msg`
+/// with the frame's time.
+fn follow(
+    current: &mut Option<AnimationFrame>,
+    want: Frames,
+    ctx: &Context<Widget>,
+    msg: fn(f64) -> state::Msg,
+) {
+    match want {
+        Frames::Keep => {}
+        Frames::Cancel => *current = None,
+        Frames::Request => {
+            let link = ctx.link().clone();
+            *current = Some(request_animation_frame(move |ts| {
+                link.send_message(msg(ts))
+            }));
+        }
+    }
+}
+
+/// The element whose colours the drawings take: the placeholder
+/// (`.tcp-widget`), where widgets.css sets ink and paper.
+fn themed_root(root: &NodeRef) -> Option<web_sys::Element> {
+    let root = root.cast::<web_sys::Element>()?;
+    Some(root.closest(".tcp-widget").ok().flatten().unwrap_or(root))
+}
+
+/// Sizes the canvas backing store for the device-pixel ratio (plotters-canvas
+/// does not) and wraps it for plotters.
+fn sized_backend(canvas: &HtmlCanvasElement, ratio: f64) -> Option<CanvasBackend> {
+    let w = (canvas.client_width() as f64 * ratio).round() as u32;
+    let h = (canvas.client_height() as f64 * ratio).round() as u32;
+    if w == 0 || h == 0 {
+        return None;
+    }
+    if canvas.width() != w {
+        canvas.set_width(w);
+    }
+    if canvas.height() != h {
+        canvas.set_height(h);
+    }
+    CanvasBackend::with_canvas_object(canvas.clone())
+}

@@ -1,0 +1,513 @@
+//! A widget's state and the messages that change it: the values (and side
+//! B's in compare mode), the preset, the runs, the clock, the chosen panels
+//! and the overlays. Plain Rust: a transition never touches the page; it
+//! returns the [`Effects`] the component then carries out (animation frames,
+//! the URL, full screen), so the whole machine runs in native tests.
+//!
+//! ```text
+//!                 Slice, not done (a progress bar after 100 ms)
+//!                    ┌─────┐
+//!                    ▼     │      Slice, every side done
+//!   new, Set ──► simulating ──────────────────────────► paused
+//!   SetVs, Preset                                      │    ▲
+//!                                            PlayPause │    │ PlayPause, Step,
+//!                                                      ▼    │ the end of the run
+//!                                                     playing
+//!                                             (Frame: the cursor moves)
+//! ```
+//!
+//! A change of any control starts new runs, simulated a slice per animation
+//! frame so the page never freezes; the views read the last finished runs
+//! (dimmed) until the new ones are in.
+
+use super::keys::Action;
+use crate::kit::compare::{self, SIDE_NAMES};
+use crate::kit::model::Model;
+use crate::kit::scenario;
+use crate::kit::side::Side;
+use crate::kit::transport::{self, Clock, Step};
+use crate::kit::url_state::Saved;
+use crate::kit::views::{self, DEFAULT_SLOTS, View};
+use crate::params::{self, Initial};
+use std::rc::Rc;
+use widget_catalogue::WidgetSpec;
+
+/// Wall time the runs may take per frame before the page gets the frame back.
+const SLICE_MS: f64 = 10.0;
+/// Show the progress bar once a run has taken this long.
+const PROGRESS_AFTER_MS: f64 = 100.0;
+/// How long a full playback lasts when the speed is chosen for the reader.
+const TARGET_PLAY_NS: f64 = 12e9;
+/// Type and lines in presenter mode, relative to normal.
+const PRESENTER_SCALE: f64 = 1.8;
+/// Notes shown at most; a new one pushes out the oldest.
+const MAX_NOTES: usize = 4;
+
+/// What changes a widget's state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// Simulate the runs for one slice of wall time.
+    Slice,
+    /// A playback frame at this page time (ms).
+    Frame(f64),
+    PlayPause,
+    Step(Step),
+    Restart,
+    Seek(f64),
+    Speed(f64),
+    /// A parameter's value (side A's, and the shared ones).
+    Set(usize, f64),
+    /// The compared parameter's value on side B.
+    SetVs(f64),
+    Note(String),
+    Preset(String),
+    Slot(usize, View),
+    ToggleTable(usize),
+    Presenter,
+    Help(bool),
+    /// A shortcut, already stopped from reaching mdBook (see `keys::key_action`).
+    Key(Action),
+}
+
+/// Whether a stream of animation frames goes on, starts or stops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Frames {
+    #[default]
+    Keep,
+    Request,
+    Cancel,
+}
+
+/// What the component does on the page after a transition.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[must_use]
+pub struct Effects {
+    /// Re-render (something shown changed).
+    pub render: bool,
+    /// Playback frames ([`Msg::Frame`]).
+    pub frame: Frames,
+    /// Simulation slices ([`Msg::Slice`]).
+    pub slice: Frames,
+    /// Write the state into the page URL (on pauses, steps, seeks and
+    /// changes; not on every frame).
+    pub save_url: bool,
+    /// The widget has just become interactive.
+    pub interactive: bool,
+    /// Enter (true) or leave full screen.
+    pub fullscreen: Option<bool>,
+}
+
+impl Effects {
+    /// Nothing changed.
+    pub const NONE: Effects = Effects {
+        render: false,
+        frame: Frames::Keep,
+        slice: Frames::Keep,
+        save_url: false,
+        interactive: false,
+        fullscreen: None,
+    };
+    /// Something shown changed; nothing else to do.
+    pub const RENDER: Effects = Effects {
+        render: true,
+        ..Effects::NONE
+    };
+    /// Something shown changed that a link keeps.
+    pub const SAVE: Effects = Effects {
+        save_url: true,
+        ..Effects::RENDER
+    };
+}
+
+pub struct State {
+    /// One value per parameter (side A's, and the shared ones).
+    pub values: Vec<f64>,
+    /// Compare mode: the parameter side B changes, and its value there.
+    pub compare: Option<(usize, f64)>,
+    pub preset: Option<&'static str>,
+    pub notes: Vec<String>,
+    /// One side, or two in compare mode.
+    pub sides: Vec<Side>,
+    /// When the current runs started (page clock, ms).
+    started_ms: f64,
+    pub clock: Clock,
+    speed_chosen: bool,
+    /// Where the cursor goes once the first runs are in (from a link).
+    pending_seek: Option<f64>,
+    /// Whether the widget answers the reader (its first runs are in).
+    pub interactive: bool,
+    /// The two chart panels' views.
+    pub slots: [View; 2],
+    /// Which panels show their data table (rendered only when open).
+    pub tables: [bool; 3],
+    pub presenter: bool,
+    pub help: bool,
+    pub status: Option<String>,
+    /// The page clock (ms): `browser::now_ms` in the page.
+    now_ms: fn() -> f64,
+}
+
+impl State {
+    /// The state a widget starts in, before its first runs (see
+    /// [`State::start_runs`]).
+    pub fn new(initial: &Initial, start_ns: Option<f64>, now_ms: fn() -> f64) -> State {
+        let sides = compare::side_count(initial.compare);
+        State {
+            values: initial.values.clone(),
+            compare: initial.compare,
+            preset: initial.preset,
+            notes: initial.notes.clone(),
+            sides: (0..sides).map(|_| Side::default()).collect(),
+            started_ms: 0.0,
+            clock: Clock::new(0.0, 0.01),
+            speed_chosen: false,
+            pending_seek: start_ns,
+            interactive: false,
+            slots: views::slots(&initial.views),
+            tables: [false; 3],
+            presenter: false,
+            help: false,
+            status: None,
+            now_ms,
+        }
+    }
+
+    pub fn update(&mut self, spec: &'static WidgetSpec, msg: Msg) -> Effects {
+        match msg {
+            Msg::Slice => self.simulate_slice(),
+            Msg::Frame(ts) => self.frame(ts),
+            Msg::PlayPause => self.play_pause(),
+            Msg::Step(kind) => self.step(kind),
+            Msg::Restart => {
+                self.clock.seek(0.0);
+                let frame = if self.clock.playing {
+                    Frames::Request
+                } else {
+                    Frames::Keep
+                };
+                Effects {
+                    frame,
+                    ..Effects::SAVE
+                }
+            }
+            Msg::Seek(t) => {
+                self.clock.seek(t);
+                Effects::SAVE
+            }
+            Msg::Speed(s) => {
+                self.clock.set_speed(s);
+                self.speed_chosen = true;
+                Effects::RENDER
+            }
+            Msg::Set(i, v) => self.set(spec, i, v),
+            Msg::SetVs(v) => self.set_vs(spec, v),
+            Msg::Note(n) => self.note(n),
+            Msg::Preset(name) => self.set_preset(spec, &name),
+            Msg::Slot(i, v) => {
+                if let Some(s) = self.slots.get_mut(i) {
+                    *s = v;
+                }
+                Effects::SAVE
+            }
+            Msg::ToggleTable(i) => {
+                if let Some(t) = self.tables.get_mut(i) {
+                    *t = !*t;
+                }
+                Effects::RENDER
+            }
+            Msg::Presenter => {
+                self.presenter = !self.presenter;
+                Effects {
+                    fullscreen: Some(self.presenter),
+                    ..Effects::RENDER
+                }
+            }
+            Msg::Help(on) => {
+                self.help = on;
+                Effects::RENDER
+            }
+            Msg::Key(action) => match self.key_msg(spec, action) {
+                Some(msg) => self.update(spec, msg),
+                None => Effects::NONE,
+            },
+        }
+    }
+
+    /// Starts simulating every side for the current values. The clock stops;
+    /// the views show the last runs until the new ones are in.
+    pub fn start_runs(&mut self, spec: &WidgetSpec) -> Effects {
+        for (k, side) in self.sides.iter_mut().enumerate() {
+            let values = compare::side_values(&self.values, self.compare, k);
+            side.start(&scenario::build(spec, &values));
+        }
+        self.started_ms = (self.now_ms)();
+        self.clock.pause();
+        Effects {
+            frame: Frames::Cancel,
+            slice: Frames::Request,
+            ..Effects::RENDER
+        }
+    }
+
+    /// Simulates for up to `SLICE_MS`, side after side.
+    fn simulate_slice(&mut self) -> Effects {
+        if !self.busy() {
+            return Effects::NONE;
+        }
+        let now_ms = self.now_ms;
+        let deadline = now_ms() + SLICE_MS;
+        if self
+            .sides
+            .iter_mut()
+            .all(|s| s.simulate_until(deadline, now_ms))
+        {
+            let interactive = self.runs_finished();
+            return Effects {
+                slice: Frames::Cancel,
+                interactive,
+                ..Effects::RENDER
+            };
+        }
+        Effects {
+            slice: Frames::Request,
+            // Re-render only to show the progress bar.
+            render: self.progress_shown(),
+            ..Effects::NONE
+        }
+    }
+
+    /// Every side has finished: one clock over the longest run. Returns
+    /// whether the widget has just become interactive.
+    fn runs_finished(&mut self) -> bool {
+        let end = self.end_ns();
+        self.clock = Clock::new(end, self.clock.speed);
+        if !self.speed_chosen {
+            self.clock.speed = transport::auto_speed(end, TARGET_PLAY_NS);
+        }
+        if let Some(t) = self.pending_seek.take() {
+            self.clock.seek(t);
+        }
+        let first = !self.interactive && self.sides.iter().all(|s| s.model.is_some());
+        self.interactive |= first;
+        first
+    }
+
+    fn frame(&mut self, ts: f64) -> Effects {
+        if self.clock.frame(ts) {
+            Effects {
+                frame: Frames::Request,
+                ..Effects::RENDER
+            }
+        } else {
+            Effects {
+                frame: Frames::Cancel,
+                ..Effects::SAVE
+            }
+        }
+    }
+
+    fn play_pause(&mut self) -> Effects {
+        if !self.interactive || self.busy() {
+            return Effects::NONE;
+        }
+        if self.clock.playing {
+            self.clock.pause();
+            Effects {
+                frame: Frames::Cancel,
+                ..Effects::SAVE
+            }
+        } else {
+            self.clock.play();
+            Effects {
+                frame: Frames::Request,
+                ..Effects::RENDER
+            }
+        }
+    }
+
+    fn step(&mut self, kind: Step) -> Effects {
+        if !self.interactive {
+            return Effects::NONE;
+        }
+        self.clock.pause();
+        if let Some(t) = self.next_step(kind) {
+            self.clock.seek(t);
+        }
+        Effects {
+            frame: Frames::Cancel,
+            ..Effects::SAVE
+        }
+    }
+
+    /// Where a step of `kind` lands: the nearest next instant on any side.
+    fn next_step(&self, kind: Step) -> Option<f64> {
+        self.models()
+            .filter_map(|m| m.steps.next(kind, self.clock.t_ns))
+            .reduce(f64::min)
+    }
+
+    fn set(&mut self, spec: &WidgetSpec, i: usize, v: f64) -> Effects {
+        let Some(p) = spec.params.get(i) else {
+            return Effects::NONE;
+        };
+        let v = p.clamp(v);
+        if self.values[i] == v {
+            return Effects::NONE;
+        }
+        self.values[i] = v;
+        self.preset = None;
+        Effects {
+            save_url: true,
+            ..self.start_runs(spec)
+        }
+    }
+
+    fn set_vs(&mut self, spec: &WidgetSpec, v: f64) -> Effects {
+        let Some((i, vs)) = self.compare.as_mut() else {
+            return Effects::NONE;
+        };
+        let v = spec.params[*i].clamp(v);
+        if *vs == v {
+            return Effects::NONE;
+        }
+        *vs = v;
+        Effects {
+            save_url: true,
+            ..self.start_runs(spec)
+        }
+    }
+
+    fn set_preset(&mut self, spec: &'static WidgetSpec, name: &str) -> Effects {
+        let Some(values) = params::preset_values(spec, name) else {
+            return Effects::NONE;
+        };
+        // In compare mode a preset sets the shared values and side A's; side
+        // B keeps its own value of the compared parameter.
+        self.values = values;
+        self.preset = spec.preset(name).map(|p| p.name);
+        Effects {
+            save_url: true,
+            ..self.start_runs(spec)
+        }
+    }
+
+    /// Adds a note for the reader (once: a repeated one moves to the end).
+    fn note(&mut self, n: String) -> Effects {
+        self.notes.retain(|x| x != &n);
+        self.notes.push(n);
+        if self.notes.len() > MAX_NOTES {
+            self.notes.remove(0);
+        }
+        Effects::RENDER
+    }
+
+    /// What a shortcut does in the current state (`None`: nothing).
+    fn key_msg(&self, spec: &WidgetSpec, action: Action) -> Option<Msg> {
+        Some(match action {
+            Action::PlayPause => Msg::PlayPause,
+            Action::Step => Msg::Step(Step::Event),
+            Action::StepAck => Msg::Step(Step::Ack),
+            Action::Restart => Msg::Restart,
+            Action::Presenter => Msg::Presenter,
+            Action::Help => Msg::Help(!self.help),
+            Action::Escape if self.help => Msg::Help(false),
+            Action::Escape if self.presenter => Msg::Presenter,
+            Action::Escape => return None,
+            Action::Preset(i) => Msg::Preset(spec.presets.get(i)?.name.to_string()),
+            Action::Scrub(d) => Msg::Seek(self.clock.t_ns + d as f64 * self.clock.end_ns / 50.0),
+        })
+    }
+
+    /// Whether any side is still simulating.
+    pub fn busy(&self) -> bool {
+        self.sides.iter().any(Side::busy)
+    }
+
+    /// Whether to show the progress bar: runs have taken long enough.
+    pub fn progress_shown(&self) -> bool {
+        self.busy() && (self.now_ms)() - self.started_ms > PROGRESS_AFTER_MS
+    }
+
+    /// How far the runs have got, 0 to 1, over all sides.
+    pub fn progress(&self) -> f64 {
+        self.sides.iter().map(|s| s.progress).sum::<f64>() / self.sides.len() as f64
+    }
+
+    /// The finished runs, side by side.
+    pub fn models(&self) -> impl Iterator<Item = &Rc<Model>> {
+        self.sides.iter().filter_map(|s| s.model.as_ref())
+    }
+
+    /// The end of the longest finished run (ns): the time axis all charts share.
+    pub fn end_ns(&self) -> f64 {
+        self.models().map(|m| m.end_ns).fold(0.0, f64::max)
+    }
+
+    /// The views a side shows: the path view, then the two chart panels'.
+    pub fn shown_views(&self) -> [View; 3] {
+        [View::Path, self.slots[0], self.slots[1]]
+    }
+
+    /// Type and line widths relative to normal (device pixels aside).
+    pub fn presenter_scale(&self) -> f64 {
+        if self.presenter { PRESENTER_SCALE } else { 1.0 }
+    }
+
+    /// "A · Congestion control = bbr" for side `k` in compare mode, else "".
+    pub fn side_label(&self, spec: &WidgetSpec, k: usize) -> String {
+        compare::side_label(spec, &self.values, self.compare, k)
+    }
+
+    /// What a link keeps of the state.
+    pub fn saved(&self) -> Saved<'_> {
+        Saved {
+            preset: self.preset,
+            values: &self.values,
+            compare: self.compare,
+            views: (self.slots != DEFAULT_SLOTS).then(|| self.slots.map(View::name)),
+            t_ns: self.clock.t_ns,
+        }
+    }
+
+    /// cwnd at the cursor, per side in compare mode ("A cwnd 10 · B cwnd 14").
+    pub fn cwnd_readout(&self) -> String {
+        let t = self.clock.t_ns;
+        let comparing = self.compare.is_some();
+        self.sides
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| {
+                let m = s.model.as_ref()?;
+                Some(if comparing {
+                    format!("{} cwnd {}", SIDE_NAMES[k], m.cwnd_at(t))
+                } else {
+                    format!("cwnd {}", m.cwnd_at(t))
+                })
+            })
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
+    /// The timers running at the cursor, prefixed with their side in compare
+    /// mode ("A: …").
+    pub fn countdowns(&self) -> Vec<String> {
+        let t = self.clock.t_ns;
+        let comparing = self.compare.is_some();
+        self.sides
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| Some((k, s.model.as_ref()?)))
+            .flat_map(|(k, m)| {
+                let prefix = if comparing {
+                    format!("{}: ", SIDE_NAMES[k])
+                } else {
+                    String::new()
+                };
+                m.ladder
+                    .timers_at(t)
+                    .into_iter()
+                    .map(move |c| format!("{prefix}{}", c.text()))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,313 @@
+//! The widget's HTML, read from its state: the header (title, preset,
+//! tools), the notes and overlays, the controls, the transport (play, steps,
+//! speed, clock, scrubber), the choice of chart panels and each side's
+//! column of views, readouts and text panels. What the canvases show is
+//! drawn by the component (see `kit::views`), not here.
+
+use super::export::Download;
+use super::keys;
+use super::state::{Msg, State};
+use super::{Msg as WidgetMsg, Widget};
+use crate::kit::compare::{self, SIDE_NAMES};
+use crate::kit::panels::{self, format_time};
+use crate::kit::side::Side;
+use crate::kit::transport::{SPEEDS, Step};
+use crate::kit::views::View;
+use crate::slider::Slider;
+use web_sys::HtmlSelectElement;
+use widget_catalogue::WidgetSpec;
+use yew::html::Scope;
+use yew::prelude::*;
+
+/// What the view reads.
+pub struct Ui<'a> {
+    pub spec: &'static WidgetSpec,
+    /// The placeholder's id, unique on the page; prefixes control ids.
+    pub id: &'a str,
+    pub state: &'a State,
+    pub link: &'a Scope<Widget>,
+    /// Each side's canvases: the path view's and the two chart panels'.
+    pub canvases: &'a [[NodeRef; 3]],
+}
+
+/// The whole widget; `root` is its outer element (keys, full screen, theme).
+pub fn widget(ui: &Ui, root: NodeRef) -> Html {
+    let s = ui.state;
+    let comparing = s.compare.is_some();
+    let root_class = classes!(
+        "tw-root",
+        s.presenter.then_some("tw-presenter"),
+        s.busy().then_some("tw-busy"),
+        comparing.then_some("tw-comparing")
+    );
+    let onkeydown = ui.link.batch_callback(|e: KeyboardEvent| {
+        keys::key_action(&e).map(|a| WidgetMsg::from(Msg::Key(a)))
+    });
+    html! {
+        <div class={root_class} ref={root} {onkeydown} tabindex="-1">
+            { header(ui) }
+            { speaker_notes(ui) }
+            if let Some(status) = &s.status {
+                <p class="tw-status" role="status">{ status.clone() }</p>
+            }
+            if !s.notes.is_empty() {
+                <ul class="tw-notes" role="status">{ for s.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+            }
+            { help(ui) }
+            { controls(ui) }
+            { transport(ui) }
+            { run_status(ui) }
+            <div class="tw-slot-choice">{ slot_select(ui, 0) }{ slot_select(ui, 1) }</div>
+            if comparing {
+                <div class="tw-compare">{ side_column(ui, 0) }{ side_column(ui, 1) }</div>
+            } else {
+                { side_column(ui, 0) }
+            }
+        </div>
+    }
+}
+
+/// Title, preset menu and the tools (link, samples, presenter, help).
+fn header(ui: &Ui) -> Html {
+    let (s, link) = (ui.state, ui.link);
+    let presets = ui.spec.presets.iter().enumerate().map(|(i, pr)| {
+        html! { <option value={pr.name} selected={s.preset == Some(pr.name)}>{ format!("{}. {}", i + 1, pr.title) }</option> }
+    });
+    let on_preset = link.callback(|e: Event| {
+        let sel: HtmlSelectElement = e.target_unchecked_into();
+        Msg::Preset(sel.value())
+    });
+    html! {
+        <div class="tw-header">
+            <span class="tw-title">{ compare::title(ui.spec, s.compare) }</span>
+            <label class="tw-preset">{ "Preset " }
+                <select onchange={on_preset} aria-label="Preset (keys 1–9)">
+                    <option value="" selected={s.preset.is_none()} disabled=true>{ "custom" }</option>
+                    { for presets }
+                </select>
+            </label>
+            <span class="tw-tools">
+                <button onclick={link.callback(|_| WidgetMsg::CopyLink)} title="Copy a link to exactly this state">{ "Copy link" }</button>
+                if s.compare.is_none() {
+                    <button onclick={link.callback(|_| Download::Samples(0))} title="Download the run's samples as CSV">{ "Samples CSV" }</button>
+                }
+                <button class="tw-presenter-button" onclick={link.callback(|_| Msg::Presenter)} aria-pressed={s.presenter.to_string()} title="Presenter mode (f)">{ "Present" }</button>
+                <button onclick={link.callback(|_| Msg::Help(true))} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
+            </span>
+        </div>
+    }
+}
+
+/// The preset's speaker notes, for the instructor at the projector only.
+fn speaker_notes(ui: &Ui) -> Html {
+    let s = ui.state;
+    s.preset
+        .and_then(|name| ui.spec.preset(name))
+        .filter(|pr| s.presenter && !pr.notes.is_empty())
+        .map(|pr| {
+            html! {
+                <aside class="tw-speaker-notes" aria-label="Speaker notes">
+                    <strong>{ "Notes: " }</strong>{ pr.notes }
+                </aside>
+            }
+        })
+        .unwrap_or_default()
+}
+
+/// The keyboard shortcuts overlay, when open.
+fn help(ui: &Ui) -> Html {
+    if !ui.state.help {
+        return Html::default();
+    }
+    let rows = keys::HELP
+        .iter()
+        .map(|(k, d)| html! { <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ *d }</td></tr> });
+    html! {
+        <div class="tw-help" role="dialog" aria-label="Keyboard shortcuts">
+            <table><caption>{ "Keyboard shortcuts (with the widget focused)" }</caption>{ for rows }</table>
+            <button onclick={ui.link.callback(|_| Msg::Help(false))}>{ "Close" }</button>
+        </div>
+    }
+}
+
+/// One slider per parameter; two for the compared one, side A's and B's.
+fn controls(ui: &Ui) -> Html {
+    let (s, link) = (ui.state, ui.link);
+    let on_note = link.callback(Msg::Note);
+    let prefix = |k: usize| format!("{} · ", SIDE_NAMES[k]);
+    let sliders = ui.spec.params.iter().enumerate().map(|(i, param)| {
+        let on_change = link.callback(move |v| Msg::Set(i, v));
+        let control_id = format!("{}-{}", ui.id, param.name);
+        match s.compare {
+            Some((c, vs)) if c == i => html! {
+                <div class="tw-compared">
+                    <Slider id={control_id.clone()} spec={param} value={s.values[i]} {on_change} on_note={on_note.clone()} prefix={prefix(0)} />
+                    <Slider id={format!("{control_id}-{}", compare::side_key(1))} spec={param} value={vs} on_change={link.callback(Msg::SetVs)} on_note={on_note.clone()} prefix={prefix(1)} />
+                </div>
+            },
+            _ => html! { <Slider id={control_id} spec={param} value={s.values[i]} {on_change} on_note={on_note.clone()} /> },
+        }
+    });
+    html! { <div class="tw-controls">{ for sliders }</div> }
+}
+
+/// Play, the steps, restart, speed, the clock and cwnd readouts, and the
+/// scrubber under them.
+fn transport(ui: &Ui) -> Html {
+    let (s, link) = (ui.state, ui.link);
+    let busy = s.busy();
+    let t = s.clock.t_ns;
+    let end = s.clock.end_ns.max(1.0);
+    let on_speed = link.callback(|e: Event| {
+        let sel: HtmlSelectElement = e.target_unchecked_into();
+        Msg::Speed(sel.value().parse().unwrap_or(0.01))
+    });
+    let speeds = SPEEDS.iter().map(|(v, label)| {
+        html! { <option value={v.to_string()} selected={(s.clock.speed - v).abs() < 1e-12}>{ *label }</option> }
+    });
+    let on_scrub = link.callback(move |e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Seek(input.value().parse::<f64>().unwrap_or(0.0) / 1000.0 * end)
+    });
+    let play = if s.clock.playing {
+        html! { <button class="tw-play" onclick={link.callback(|_| Msg::PlayPause)} aria-label="Pause (space)">{ "❚❚ Pause" }</button> }
+    } else {
+        html! { <button class="tw-play" disabled={busy} onclick={link.callback(|_| Msg::PlayPause)} aria-label="Play (space)">{ "▶ Play" }</button> }
+    };
+    html! {
+        <>
+            <div class="tw-transport">
+                { play }
+                <button onclick={link.callback(|_| Msg::Step(Step::Event))} disabled={busy} title="Step to the next event (s)">{ "Next event" }</button>
+                <button onclick={link.callback(|_| Msg::Step(Step::Ack))} disabled={busy} title="Step to the next ACK (a)">{ "Next ACK" }</button>
+                <button onclick={link.callback(|_| Msg::Step(Step::RoundTrip))} disabled={busy} title="Step one round trip">{ "+1 RTT" }</button>
+                <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} title="Restart (r)">{ "⟲ Restart" }</button>
+                <label class="tw-speed">{ "Speed " }<select onchange={on_speed} aria-label="Playback speed">{ for speeds }</select></label>
+                <span class="tw-clock" data-readout="clock">{ format!("t = {} / {}", format_time(t), format_time(s.clock.end_ns)) }</span>
+                <span class="tw-cwnd-now" data-readout="cwnd">{ s.cwnd_readout() }</span>
+            </div>
+            <input type="range" class="tw-scrubber" min="0" max="1000" step="1" aria-label="Time cursor"
+                aria-valuetext={format_time(t)}
+                value={((t / end) * 1000.0).round().to_string()} oninput={on_scrub} disabled={busy} />
+        </>
+    }
+}
+
+/// The progress of slow runs, runs that failed, and the timers running at
+/// the cursor.
+fn run_status(ui: &Ui) -> Html {
+    let s = ui.state;
+    let progress = s.progress_shown().then(|| {
+        let done = s.progress();
+        html! {
+            <div class="tw-progress" role="status">
+                { "Simulating… " }
+                <progress max="1" value={done.to_string()}>{ format!("{:.0} %", done * 100.0) }</progress>
+            </div>
+        }
+    });
+    let errors = s.sides.iter().filter_map(Side::error).map(|e| {
+        html! { <div class="tw-notes" role="alert">{ format!("Cannot simulate: {e}") }</div> }
+    });
+    let countdowns = s.countdowns();
+    html! {
+        <>
+            { progress.unwrap_or_default() }
+            { for errors }
+            if !countdowns.is_empty() {
+                <p class="tw-countdowns" data-readout="countdowns">{ countdowns.join(" · ") }</p>
+            }
+        </>
+    }
+}
+
+/// The menu choosing chart panel `slot`'s view.
+fn slot_select(ui: &Ui, slot: usize) -> Html {
+    let options = View::CHARTS.iter().map(|v| {
+        html! { <option value={v.name()} selected={ui.state.slots[slot] == *v}>{ v.title() }</option> }
+    });
+    let on = ui.link.callback(move |e: Event| {
+        let sel: HtmlSelectElement = e.target_unchecked_into();
+        Msg::Slot(slot, View::from_name(&sel.value()).unwrap_or(View::Window))
+    });
+    html! { <label class="tw-slot">{ format!("Panel {} ", slot + 1) }<select onchange={on} aria-label={format!("View in panel {}", slot + 1)}>{ for options }</select></label> }
+}
+
+/// Side `k`'s column: the path view, the two chart panels, the readouts and
+/// the text panels; in compare mode under the side's label.
+fn side_column(ui: &Ui, k: usize) -> Html {
+    let s = ui.state;
+    let t = s.clock.t_ns;
+    let model = s.sides[k].model.as_deref();
+    let body = html! {
+        <>
+            { view_panel(ui, k, 0, View::Path) }
+            <div class="tw-slots">
+                <div>{ view_panel(ui, k, 1, s.slots[0]) }</div>
+                <div>{ view_panel(ui, k, 2, s.slots[1]) }</div>
+            </div>
+            { model.map(|m| panels::readouts(m, t)).unwrap_or_default() }
+            { model.map(|m| panels::text_panels(m, t)).unwrap_or_default() }
+        </>
+    };
+    if s.compare.is_none() {
+        return body;
+    }
+    let label = s.side_label(ui.spec, k);
+    html! {
+        <section class="tw-side" data-side={compare::side_key(k)} aria-label={label.clone()}>
+            <h4 class="tw-side-title">
+                { label }
+                <button onclick={ui.link.callback(move |_| Download::Samples(k))} title="Download this run's samples as CSV">{ "Samples CSV" }</button>
+            </h4>
+            { body }
+        </section>
+    }
+}
+
+/// Panel `slot` of side `k` showing `view`: its canvas, its tools (downloads,
+/// data table) and the table when open.
+fn view_panel(ui: &Ui, k: usize, slot: usize, view: View) -> Html {
+    let link = ui.link;
+    let open = ui.state.tables[slot];
+    let table = ui.state.sides[k]
+        .model
+        .as_ref()
+        .filter(|_| open)
+        .map(|m| panels::table_html(&view.table(m)));
+    let legend = (view == View::Path).then(flight_legend);
+    html! {
+        <figure class={classes!("tw-view", format!("tw-view-{}", view.name()))} aria-label={view.title()}>
+            <canvas class="tw-canvas" ref={ui.canvases[k][slot].clone()} role="img"
+                aria-label={view.description()} data-view={view.name()}
+                style={format!("height: {}px", view.height())}></canvas>
+            <figcaption class="tw-view-tools">
+                { legend.unwrap_or_default() }
+                <button onclick={link.callback(move |_| Download::Picture(k, slot, "png"))} title="Download as PNG" aria-label={format!("{}: download as PNG", view.title())}>{ "PNG" }</button>
+                <button onclick={link.callback(move |_| Download::Picture(k, slot, "svg"))} title="Download as SVG" aria-label={format!("{}: download as SVG", view.title())}>{ "SVG" }</button>
+                <button onclick={link.callback(move |_| Download::Table(k, slot, "csv"))} title="Download the data as CSV" aria-label={format!("{}: download the data as CSV", view.title())}>{ "CSV" }</button>
+                <button onclick={link.callback(move |_| Download::Table(k, slot, "json"))} title="Download the data as JSON" aria-label={format!("{}: download the data as JSON", view.title())}>{ "JSON" }</button>
+                <button onclick={link.callback(move |_| Msg::ToggleTable(slot))} aria-expanded={open.to_string()} aria-label={format!("{}: data table", view.title())}>
+                    { if open { "Hide data table" } else { "Data table" } }
+                </button>
+            </figcaption>
+            { table.unwrap_or_default() }
+        </figure>
+    }
+}
+
+/// The key to the path view's colours: data segments take their flight's
+/// colour (the seven Okabe–Ito colours, repeating), ACKs the ink colour.
+fn flight_legend() -> Html {
+    let swatches = crate::palette::SERIES.iter().enumerate().map(|(i, c)| {
+        html! {
+            <span class="tw-swatch" style={format!("background: rgb({}, {}, {})", c.0, c.1, c.2)}
+                title={format!("flight {}", i + 1)}></span>
+        }
+    });
+    html! {
+        <span class="tw-legend" data-legend="flights">
+            { "Flights 1–7, then again: " }{ for swatches }{ " · ACKs in ink · ✕ drop" }
+        </span>
+    }
+}
