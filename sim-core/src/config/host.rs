@@ -160,6 +160,9 @@ pub struct HostConfig {
     pub receiver: ReceiverConfig,
     /// What this host remembers about its peer between connections (tcp_metrics).
     pub metrics: crate::tcp::metrics::MetricsConfig,
+    /// Where this host's kernel behaves differently from others (its era's
+    /// switches, see [`super::Kernel`]).
+    pub behaviour: super::Behaviour,
 }
 
 impl HostConfig {

@@ -21,8 +21,8 @@
 //! follows.
 
 use super::{
-    ConfigError, DEFAULT_MSS, DelayedAck, HostConfig, Nagle, Qdisc, ReceiverConfig, SenderConfig,
-    Sysctls, TCP_INIT_CWND, WindowShare,
+    Behaviour, ConfigError, DEFAULT_MSS, DelayedAck, Frto, HostConfig, InitialRwnd, Kernel, Nagle,
+    Qdisc, ReceiverConfig, SendSkbs, SenderConfig, Sysctls, TCP_INIT_CWND, Tlp, WindowShare,
 };
 use crate::cc::Algorithm;
 use crate::tcp::metrics::MetricsConfig;
@@ -80,6 +80,8 @@ pub struct HostSettings {
     delayed_ack: DelayedAck,
     mss: u32,
     syn_window_limit: Option<u32>,
+    /// The kernel's behaviour switches (its era's, then any changed).
+    behaviour: Behaviour,
 }
 
 impl Default for HostSettings {
@@ -107,6 +109,15 @@ impl HostSettings {
             delayed_ack: DelayedAck::Linux,
             mss: DEFAULT_MSS,
             syn_window_limit: None,
+            behaviour: Behaviour::model(),
+        }
+    }
+
+    /// A host running `kernel`: its era's sysctl defaults and behaviour.
+    pub fn for_kernel(kernel: Kernel) -> Self {
+        HostSettings {
+            behaviour: kernel.behaviour(),
+            ..HostSettings::new(kernel.sysctls())
         }
     }
 
@@ -210,6 +221,29 @@ impl HostSettings {
         /// on a slider. The buffer still decides first, as in
         /// `tcp_select_initial_window`, so the SYN offers at most this.
         fn set_syn_window_limit(bytes: u32) => syn_window_limit = Some(bytes);
+
+        // Single behaviour switches, over the era's (see `Behaviour`)
+
+        /// How `tcp_sendmsg` builds skbs and charges the send buffer.
+        fn set_send_skbs(v: SendSkbs) => behaviour.send_skbs = v;
+
+        /// The cap on the first windows advertised after the handshake.
+        fn set_initial_rwnd(v: InitialRwnd) => behaviour.initial_rwnd = v;
+
+        /// ACK a full-sized PSH segment as soon as it is read (6.6+).
+        fn set_ack_pushed_full_segment(on: bool) => behaviour.ack_pushed_full_segment = on;
+
+        /// The tail-loss probe's variant.
+        fn set_tlp(v: Tlp) => behaviour.tlp = v;
+
+        /// F-RTO's variant.
+        fn set_frto(v: Frto) => behaviour.frto = v;
+
+        /// RACK loss detection.
+        fn set_rack(on: bool) => behaviour.rack = on;
+
+        /// A locked small `SO_RCVBUF` clamps the scale the SYN offers.
+        fn set_rcvbuf_lock_clamps_wscale(on: bool) => behaviour.rcvbuf_lock_clamps_wscale = on;
     }
 
     // sysctl -w, with the sysctl's range checked
@@ -251,6 +285,7 @@ impl HostSettings {
                 save: !self.sysctl.tcp_no_metrics_save,
                 save_ssthresh: !self.sysctl.tcp_no_ssthresh_metrics_save,
             },
+            behaviour: self.behaviour.clone(),
         }
     }
 

@@ -22,6 +22,7 @@
 mod app;
 mod host;
 mod host_settings;
+mod kernel;
 mod path;
 mod sysctl;
 
@@ -31,6 +32,7 @@ pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
 pub use host_settings::{
     HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
 };
+pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, SendSkbs, Tlp};
 pub use path::PathConfig;
 pub use sysctl::{Qdisc, Sysctls};
 
