@@ -27,6 +27,7 @@
 
 use super::TraceEvent;
 use crate::segment::{Segment, Side};
+use crate::tcp::info::{RecvInfo, TcpInfo};
 use crate::time::SimTime;
 
 /// The kinds of trace record. The numbers are the ones the trace hash has
@@ -107,9 +108,8 @@ impl TraceEvent {
         }
     }
 
-    /// Hands each field to `v`, in the order the variant declares them. A
-    /// `Sample`'s `TCP_INFO` and receive buffer are handed over value by
-    /// value, in the order the trace hash has always taken them.
+    /// Hands each field to `v`, in the order the variant declares them (a
+    /// sample's `TCP_INFO` value by value, see `visit_sample`).
     #[inline]
     pub fn visit(&self, v: &mut impl FieldVisitor) {
         use Value::{Count, Time};
@@ -132,99 +132,11 @@ impl TraceEvent {
                 v.field("to", Value::Side(to));
                 v.field("seg", Value::Segment(seg));
             }
-            TraceEvent::CwndChanged {
-                side,
-                old,
-                new,
-                ssthresh,
-            } => {
-                v.field("side", Value::Side(side));
-                v.field("old", Count(old as u64));
-                v.field("new", Count(new as u64));
-                v.field("ssthresh", Count(ssthresh as u64));
-            }
-            TraceEvent::RttSample {
-                side,
-                sample_ns,
-                srtt_ns,
-                rttvar_ns,
-                rto_ns,
-            } => {
-                v.field("side", Value::Side(side));
-                v.field("sample_ns", Count(sample_ns));
-                v.field("srtt_ns", Count(srtt_ns));
-                v.field("rttvar_ns", Count(rttvar_ns));
-                v.field("rto_ns", Count(rto_ns));
-            }
-            TraceEvent::SendHeld {
-                side,
-                reason,
-                bytes,
-            } => {
-                v.field("side", Value::Side(side));
-                v.field("reason", Value::Name(reason));
-                v.field("bytes", Count(bytes));
-            }
-            TraceEvent::FastRetransmit { side, seq } => {
-                v.field("side", Value::Side(side));
-                v.field("seq", Count(seq));
-            }
-            TraceEvent::RtoFired { side, rto_ns } => {
-                v.field("side", Value::Side(side));
-                v.field("rto_ns", Count(rto_ns));
-            }
-            TraceEvent::DelayedAckArmed { side, deadline } => {
-                v.field("side", Value::Side(side));
-                v.field("deadline", Time(deadline));
-            }
-            TraceEvent::ZeroWindowProbe { side, probes } => {
-                v.field("side", Value::Side(side));
-                v.field("probes", Count(probes as u64));
-            }
-            TraceEvent::Aborted { side, retries } => {
-                v.field("side", Value::Side(side));
-                v.field("retries", Count(retries as u64));
-            }
-            TraceEvent::CcMode { side, mode } => {
-                v.field("side", Value::Side(side));
-                v.field("mode", Value::Name(mode));
-            }
-            TraceEvent::PacingRate {
-                side,
-                bytes_per_sec,
-            } => {
-                v.field("side", Value::Side(side));
-                v.field("bytes_per_sec", Count(bytes_per_sec));
-            }
             TraceEvent::Sample {
                 delivered,
                 ref info,
                 ref client,
-            } => {
-                v.field("delivered", Count(delivered));
-                let c = &info.counters;
-                v.field("total_retrans", Count(info.total_retrans));
-                v.field("cwnd", Count(info.cwnd as u64));
-                v.field("ssthresh", Value::MaybeCount(info.ssthresh.map(u64::from)));
-                v.field("in_flight", Count(info.in_flight as u64));
-                v.field("srtt_ns", Count(info.srtt_ns));
-                v.field("rttvar_ns", Count(info.rttvar_ns));
-                v.field("rto_ns", Count(info.rto_ns));
-                v.field("pacing_rate", Count(info.pacing_rate));
-                v.field("bytes_acked", Count(info.bytes_acked));
-                v.field("segs_out", Count(c.segs_out));
-                v.field("data_segs_out", Count(c.data_segs_out));
-                v.field("bytes_sent", Count(c.bytes_sent));
-                v.field("bytes_retrans", Count(c.bytes_retrans));
-                v.field("segs_in", Count(c.segs_in));
-                v.field("snd_wnd", Count(info.snd_wnd));
-                v.field("sndbuf", Count(info.sndbuf));
-                v.field("wmem_queued", Count(info.wmem_queued));
-                v.field("notsent_bytes", Count(info.notsent_bytes));
-                v.field("rcvbuf", Count(client.rcvbuf));
-                v.field("unread", Count(client.unread));
-            }
-            TraceEvent::Established { side } => v.field("side", Value::Side(side)),
+            } => visit_sample(v, delivered, info, client),
             TraceEvent::TransferComplete {
                 index,
                 bytes,
@@ -234,6 +146,116 @@ impl TraceEvent {
                 v.field("bytes", Count(bytes));
                 v.field("started", Time(started));
             }
+            _ => visit_socket(self, v),
         }
     }
+}
+
+/// The fields of a record of one socket's state (every kind with a `side`).
+#[inline]
+fn visit_socket(event: &TraceEvent, v: &mut impl FieldVisitor) {
+    use Value::{Count, Time};
+    match *event {
+        TraceEvent::CwndChanged {
+            side,
+            old,
+            new,
+            ssthresh,
+        } => {
+            v.field("side", Value::Side(side));
+            v.field("old", Count(old as u64));
+            v.field("new", Count(new as u64));
+            v.field("ssthresh", Count(ssthresh as u64));
+        }
+        TraceEvent::RttSample {
+            side,
+            sample_ns,
+            srtt_ns,
+            rttvar_ns,
+            rto_ns,
+        } => {
+            v.field("side", Value::Side(side));
+            v.field("sample_ns", Count(sample_ns));
+            v.field("srtt_ns", Count(srtt_ns));
+            v.field("rttvar_ns", Count(rttvar_ns));
+            v.field("rto_ns", Count(rto_ns));
+        }
+        TraceEvent::SendHeld {
+            side,
+            reason,
+            bytes,
+        } => {
+            v.field("side", Value::Side(side));
+            v.field("reason", Value::Name(reason));
+            v.field("bytes", Count(bytes));
+        }
+        TraceEvent::FastRetransmit { side, seq } => {
+            v.field("side", Value::Side(side));
+            v.field("seq", Count(seq));
+        }
+        TraceEvent::RtoFired { side, rto_ns } => {
+            v.field("side", Value::Side(side));
+            v.field("rto_ns", Count(rto_ns));
+        }
+        TraceEvent::DelayedAckArmed { side, deadline } => {
+            v.field("side", Value::Side(side));
+            v.field("deadline", Time(deadline));
+        }
+        TraceEvent::ZeroWindowProbe { side, probes } => {
+            v.field("side", Value::Side(side));
+            v.field("probes", Count(probes as u64));
+        }
+        TraceEvent::Aborted { side, retries } => {
+            v.field("side", Value::Side(side));
+            v.field("retries", Count(retries as u64));
+        }
+        TraceEvent::CcMode { side, mode } => {
+            v.field("side", Value::Side(side));
+            v.field("mode", Value::Name(mode));
+        }
+        TraceEvent::PacingRate {
+            side,
+            bytes_per_sec,
+        } => {
+            v.field("side", Value::Side(side));
+            v.field("bytes_per_sec", Count(bytes_per_sec));
+        }
+        TraceEvent::Established { side } => v.field("side", Value::Side(side)),
+        // The kinds `TraceEvent::visit` walks itself.
+        TraceEvent::SegmentSent { .. }
+        | TraceEvent::SegmentDropped { .. }
+        | TraceEvent::SegmentReceived { .. }
+        | TraceEvent::Sample { .. }
+        | TraceEvent::TransferComplete { .. } => {}
+    }
+}
+
+/// A sample's fields: the client's bytes read, then the server's `TCP_INFO`
+/// and the client's receive buffer value by value, in the order the trace
+/// hash has always taken them.
+#[inline]
+fn visit_sample(v: &mut impl FieldVisitor, delivered: u64, info: &TcpInfo, client: &RecvInfo) {
+    use Value::Count;
+    v.field("delivered", Count(delivered));
+    let c = &info.counters;
+    v.field("total_retrans", Count(info.total_retrans));
+    v.field("cwnd", Count(info.cwnd as u64));
+    v.field("ssthresh", Value::MaybeCount(info.ssthresh.map(u64::from)));
+    v.field("in_flight", Count(info.in_flight as u64));
+    v.field("srtt_ns", Count(info.srtt_ns));
+    v.field("rttvar_ns", Count(info.rttvar_ns));
+    v.field("rto_ns", Count(info.rto_ns));
+    v.field("pacing_rate", Count(info.pacing_rate));
+    v.field("bytes_acked", Count(info.bytes_acked));
+    v.field("segs_out", Count(c.segs_out));
+    v.field("data_segs_out", Count(c.data_segs_out));
+    v.field("bytes_sent", Count(c.bytes_sent));
+    v.field("bytes_retrans", Count(c.bytes_retrans));
+    v.field("segs_in", Count(c.segs_in));
+    v.field("snd_wnd", Count(info.snd_wnd));
+    v.field("sndbuf", Count(info.sndbuf));
+    v.field("wmem_queued", Count(info.wmem_queued));
+    v.field("notsent_bytes", Count(info.notsent_bytes));
+    v.field("rcvbuf", Count(client.rcvbuf));
+    v.field("unread", Count(client.unread));
 }

@@ -225,12 +225,9 @@ mod tests {
         assert_eq!(hash(1, 0, sent(true)), hash(1, 0, sent(true)));
     }
 
-    /// One record of every kind (both flows, both hold reasons, a sample with
-    /// every value set), each hashed alone. The words and their order must
-    /// never change: golden outputs and the browser tests compare hashes. The
-    /// values were taken from the hash before it walked fields.
-    #[test]
-    fn every_kind_hashes_as_it_always_has() {
+    /// One record of every kind: both hold reasons, a sample with every
+    /// value set and one with ssthresh still "infinite".
+    fn one_of_each() -> [TraceEvent; 18] {
         use crate::tcp::info::{Counters, RecvInfo, TcpInfo};
         let seg = segment();
         let info = TcpInfo {
@@ -260,7 +257,7 @@ mod tests {
             unread: 20,
         };
         let (s, c) = (Side::Server, Side::Client);
-        let events = [
+        [
             TraceEvent::SegmentSent {
                 seg,
                 flight: 3,
@@ -334,7 +331,15 @@ mod tests {
                 bytes: 100_000,
                 started: SimTime(3),
             },
-        ];
+        ]
+    }
+
+    /// One record of every kind, each hashed alone in flow 0 and in flow 1. The words and their order must
+    /// never change: golden outputs and the browser tests compare hashes. The
+    /// values were taken from the hash before it walked fields.
+    #[test]
+    fn every_kind_hashes_as_it_always_has() {
+        let events = one_of_each();
         let hashes: Vec<String> = events
             .iter()
             .flat_map(|&event| {
