@@ -40,11 +40,11 @@ pub(super) struct LongTerm {
     /// Pace at `bw`, the policer's rate, instead of the max filter.
     pub(super) use_bw: bool,
     pub(super) bw: u32,
-    pub(super) rtt_cnt: u32,
+    rtt_cnt: u32,
     /// `tp->delivered`, `tp->lost` and the time (ms) when the interval began.
-    pub(super) last_delivered: u64,
-    pub(super) last_lost: u64,
-    pub(super) last_stamp_ms: u64,
+    last_delivered: u64,
+    last_lost: u64,
+    last_stamp_ms: u64,
 }
 
 impl Bbr {
