@@ -115,6 +115,11 @@ impl World {
     /// Whether a popped event is only queue bookkeeping, not an event of the
     /// model: a timer entry superseded or moved later (see `timer_due`), a
     /// chunked writer's wake-up that was replaced.
+    ///
+    /// This, `handle` and `settle` run for every event and are always inlined
+    /// into `Simulation::advance`, as when they were one loop: as calls they
+    /// cost a long run about 1.5 % more instructions.
+    #[inline(always)]
     pub(super) fn is_stale(&mut self, now: SimTime, event: &Event) -> bool {
         match *event {
             Event::Timer { flow, side } => !self.timer_due(now, flow, side),
@@ -134,6 +139,7 @@ impl World {
 
     /// Acts on one event of the model at `now`; how the run ends, if it ends
     /// with this event.
+    #[inline(always)]
     pub(super) fn handle(
         &mut self,
         now: SimTime,
@@ -181,6 +187,7 @@ impl World {
 
     /// After `side` of `flow` took in an event: the applications act on what
     /// changed, then both sockets send what they now may.
+    #[inline(always)]
     fn settle(&mut self, now: SimTime, flow: u16, side: Side) -> Option<Outcome> {
         let f = &mut self.flows[flow as usize];
         let actions = f.apps.poll(now, &f.client, &f.server);
@@ -273,6 +280,7 @@ impl World {
     /// A `Timer` event for `side` popped at `now`: is the socket's timer due?
     /// If not, the entry was superseded by an earlier one, or the deadline
     /// moved later and is queued again here.
+    #[inline]
     pub(super) fn timer_due(&mut self, now: SimTime, flow: u16, side: Side) -> bool {
         let f = &mut self.flows[flow as usize];
         if f.timer_queued[slot(side)] != Some(now) {
