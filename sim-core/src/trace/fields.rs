@@ -7,8 +7,8 @@
 //!
 //! - The trace hash (`hash.rs`) feeds the kind's number, then each field as
 //!   a 64-bit word; it has nothing to say per kind. The three segment kinds,
-//!   the bulk of a long run, it folds into one word each (`packet_word`), a
-//!   layout of its own.
+//!   the bulk of a long run, it folds into one word each, from the same walk
+//!   (`PacketWord`).
 //! - Packing (`packed/`) matches on the kinds it packs instead: which field
 //!   goes in a word, a bit, an offset from the record's time or the SACK side
 //!   table is the layout itself, reading back must rebuild every variant by
@@ -158,42 +158,43 @@ impl TraceEvent {
                 v.field("bytes", Count(bytes));
                 v.field("started", Time(started));
             }
+            TraceEvent::CwndChanged {
+                side,
+                old,
+                new,
+                ssthresh,
+            } => {
+                v.kind(Kind::CwndChanged);
+                v.field("side", Value::Side(side));
+                v.field("old", Count(old as u64));
+                v.field("new", Count(new as u64));
+                v.field("ssthresh", Count(ssthresh as u64));
+            }
+            TraceEvent::RttSample {
+                side,
+                sample_ns,
+                srtt_ns,
+                rttvar_ns,
+                rto_ns,
+            } => {
+                v.kind(Kind::RttSample);
+                v.field("side", Value::Side(side));
+                v.field("sample_ns", Count(sample_ns));
+                v.field("srtt_ns", Count(srtt_ns));
+                v.field("rttvar_ns", Count(rttvar_ns));
+                v.field("rto_ns", Count(rto_ns));
+            }
             _ => visit_socket(self, v),
         }
     }
 }
 
-/// The fields of a record of one socket's state (every kind with a `side`).
+/// The fields of the other records of one socket's state: its timers,
+/// losses, holds, pacing and congestion-control mode.
 #[inline]
 fn visit_socket(event: &TraceEvent, v: &mut impl FieldVisitor) {
     use Value::{Count, Time};
     match *event {
-        TraceEvent::CwndChanged {
-            side,
-            old,
-            new,
-            ssthresh,
-        } => {
-            v.kind(Kind::CwndChanged);
-            v.field("side", Value::Side(side));
-            v.field("old", Count(old as u64));
-            v.field("new", Count(new as u64));
-            v.field("ssthresh", Count(ssthresh as u64));
-        }
-        TraceEvent::RttSample {
-            side,
-            sample_ns,
-            srtt_ns,
-            rttvar_ns,
-            rto_ns,
-        } => {
-            v.kind(Kind::RttSample);
-            v.field("side", Value::Side(side));
-            v.field("sample_ns", Count(sample_ns));
-            v.field("srtt_ns", Count(srtt_ns));
-            v.field("rttvar_ns", Count(rttvar_ns));
-            v.field("rto_ns", Count(rto_ns));
-        }
         TraceEvent::SendHeld {
             side,
             reason,
@@ -250,6 +251,8 @@ fn visit_socket(event: &TraceEvent, v: &mut impl FieldVisitor) {
         TraceEvent::SegmentSent { .. }
         | TraceEvent::SegmentDropped { .. }
         | TraceEvent::SegmentReceived { .. }
+        | TraceEvent::CwndChanged { .. }
+        | TraceEvent::RttSample { .. }
         | TraceEvent::Sample { .. }
         | TraceEvent::TransferComplete { .. } => {}
     }

@@ -60,33 +60,60 @@ impl FieldVisitor for Words<'_> {
 /// record's own fields, each group times its own odd constant.
 #[inline]
 fn packet_word(event: &TraceEvent) -> Option<u64> {
-    match *event {
-        TraceEvent::SegmentSent {
-            ref seg,
-            flight,
-            retransmit,
-            departs,
-            arrives,
-        } => Some(
-            segment_word(seg)
-                ^ (Kind::SegmentSent as u64 | (flight as u64) << 8 | (retransmit as u64) << 40)
-                    .wrapping_mul(0x2545_F491_4F6C_DD1D)
-                ^ departs
-                    .map_or(u64::MAX, |t| t.0)
-                    .wrapping_mul(0x9FB2_1C65_1E98_DF25)
-                ^ arrives
-                    .map_or(u64::MAX, |t| t.0)
-                    .wrapping_mul(0xBF58_476D_1CE4_E5B9),
-        ),
-        TraceEvent::SegmentDropped { ref seg } => {
-            Some(segment_word(seg) ^ Kind::SegmentDropped as u64)
+    let mut p = PacketWord {
+        kind: None,
+        word: 0,
+        small: 0,
+    };
+    event.visit(&mut p);
+    Some(match p.kind? {
+        Kind::SegmentDropped => p.word ^ p.small,
+        _ => p.word ^ p.small.wrapping_mul(0x2545_F491_4F6C_DD1D),
+    })
+}
+
+/// Folds a segment record into one word, for `packet_word`: the segment's
+/// word, each time times its own constant, and in `small` the kind's number
+/// with the flight or receiving side (from bit 8) and the retransmission flag
+/// (bit 40), which share one product (a drop's kind goes in as it is). Any
+/// other kind leaves `kind` empty. Always inlined, as `Words` is.
+struct PacketWord {
+    kind: Option<Kind>,
+    word: u64,
+    small: u64,
+}
+
+impl FieldVisitor for PacketWord {
+    #[inline(always)]
+    fn kind(&mut self, kind: Kind) {
+        if matches!(
+            kind,
+            Kind::SegmentSent | Kind::SegmentDropped | Kind::SegmentReceived
+        ) {
+            self.kind = Some(kind);
+            self.small = kind as u64;
         }
-        TraceEvent::SegmentReceived { to, ref seg } => Some(
-            segment_word(seg)
-                ^ (Kind::SegmentReceived as u64 | (to as u64) << 8)
-                    .wrapping_mul(0x2545_F491_4F6C_DD1D),
-        ),
-        _ => None,
+    }
+
+    #[inline(always)]
+    fn field(&mut self, name: &'static str, value: Value<'_>) {
+        if self.kind.is_none() {
+            return;
+        }
+        match value {
+            Value::Segment(seg) => self.word ^= segment_word(seg),
+            Value::Count(flight) => self.small |= flight << 8,
+            Value::Side(to) => self.small |= (to as u64) << 8,
+            Value::Flag(retransmit) => self.small |= (retransmit as u64) << 40,
+            Value::MaybeTime(t) => {
+                let k = match name {
+                    "departs" => 0x9FB2_1C65_1E98_DF25,
+                    _ => 0xBF58_476D_1CE4_E5B9, // arrives
+                };
+                self.word ^= t.map_or(u64::MAX, |t| t.0).wrapping_mul(k);
+            }
+            _ => {}
+        }
     }
 }
 

@@ -177,42 +177,26 @@ impl Packed {
                 retransmit,
                 departs,
                 arrives,
-            } => {
-                if seg.ts_val != t {
-                    return None;
-                }
-                let (mut s, sack) = self.segment(base, SENT, &seg, retransmit)?;
-                s.flight = u16::try_from(flight).ok()?;
-                // `off_a` is then free: the segment's own timestamp is `time`.
-                s.off_a = 0;
-                if let Some(d) = departs {
-                    s.off_a = offset(d.0.checked_sub(t)?)?;
-                    s.bits |= HAS_DEPARTS;
-                }
-                if let Some(a) = arrives {
-                    s.off_b = offset(a.0.checked_sub(t)?)?;
-                    s.bits |= HAS_ARRIVES;
-                }
-                Some((s, sack))
-            }
+            } => self.sent(base, &seg, flight, retransmit, departs, arrives),
             TraceEvent::SegmentReceived { to, seg } => {
                 self.segment(base, RECEIVED, &seg, to == Side::Server)
             }
             TraceEvent::SegmentDropped { seg } => self.segment(base, DROPPED, &seg, false),
+            // The four values in the four words, in order.
             TraceEvent::RttSample {
                 side,
-                sample_ns,
-                srtt_ns,
-                rttvar_ns,
-                rto_ns,
+                sample_ns: w0,
+                srtt_ns: w1,
+                rttvar_ns: w2,
+                rto_ns: w3,
             } => Some((
                 Slot {
                     kind: RTT_SAMPLE,
                     bits: side_bits(side),
-                    w0: sample_ns,
-                    w1: srtt_ns,
-                    w2: rttvar_ns,
-                    w3: rto_ns,
+                    w0,
+                    w1,
+                    w2,
+                    w3,
                     ..base
                 },
                 None,
@@ -241,6 +225,36 @@ impl Packed {
             )),
             _ => None,
         }
+    }
+
+    /// A sent segment's slot: its own timestamp is the record's time, so
+    /// `off_a` holds the departure instead.
+    fn sent(
+        &self,
+        base: Slot,
+        seg: &Segment,
+        flight: u32,
+        retransmit: bool,
+        departs: Option<SimTime>,
+        arrives: Option<SimTime>,
+    ) -> Option<(Slot, Option<SackBlocks>)> {
+        let t = base.time;
+        if seg.ts_val != t {
+            return None;
+        }
+        let (mut s, sack) = self.segment(base, SENT, seg, retransmit)?;
+        s.flight = u16::try_from(flight).ok()?;
+        // `off_a` is then free: the segment's own timestamp is `time`.
+        s.off_a = 0;
+        if let Some(d) = departs {
+            s.off_a = offset(d.0.checked_sub(t)?)?;
+            s.bits |= HAS_DEPARTS;
+        }
+        if let Some(a) = arrives {
+            s.off_b = offset(a.0.checked_sub(t)?)?;
+            s.bits |= HAS_ARRIVES;
+        }
+        Some((s, sack))
     }
 
     fn segment(
