@@ -170,6 +170,16 @@ impl Packed {
             sack: NO_SACK,
             ..Slot::default()
         };
+        // An RTT sample, a timer or a hold: the side, and values in order.
+        let values = |kind, side, [w0, w1, w2, w3]: [u64; 4]| Slot {
+            kind,
+            bits: side_bits(side),
+            w0,
+            w1,
+            w2,
+            w3,
+            ..base
+        };
         match *event {
             TraceEvent::SegmentSent {
                 seg,
@@ -177,84 +187,51 @@ impl Packed {
                 retransmit,
                 departs,
                 arrives,
-            } => self.sent(base, &seg, flight, retransmit, departs, arrives),
+            } => {
+                if seg.ts_val != t {
+                    return None;
+                }
+                let (mut s, sack) = self.segment(base, SENT, &seg, retransmit)?;
+                s.flight = u16::try_from(flight).ok()?;
+                // `off_a` is then free: the segment's own timestamp is `time`.
+                s.off_a = 0;
+                if let Some(d) = departs {
+                    s.off_a = offset(d.0.checked_sub(t)?)?;
+                    s.bits |= HAS_DEPARTS;
+                }
+                if let Some(a) = arrives {
+                    s.off_b = offset(a.0.checked_sub(t)?)?;
+                    s.bits |= HAS_ARRIVES;
+                }
+                Some((s, sack))
+            }
             TraceEvent::SegmentReceived { to, seg } => {
                 self.segment(base, RECEIVED, &seg, to == Side::Server)
             }
             TraceEvent::SegmentDropped { seg } => self.segment(base, DROPPED, &seg, false),
-            // The four values in the four words, in order.
             TraceEvent::RttSample {
                 side,
                 sample_ns: w0,
                 srtt_ns: w1,
                 rttvar_ns: w2,
                 rto_ns: w3,
-            } => Some((
-                Slot {
-                    kind: RTT_SAMPLE,
-                    bits: side_bits(side),
-                    w0,
-                    w1,
-                    w2,
-                    w3,
-                    ..base
-                },
-                None,
-            )),
-            TraceEvent::DelayedAckArmed { side, deadline } => Some((
-                Slot {
-                    kind: DELAYED_ACK,
-                    bits: side_bits(side),
-                    w0: deadline.0,
-                    ..base
-                },
-                None,
-            )),
+            } => Some((values(RTT_SAMPLE, side, [w0, w1, w2, w3]), None)),
+            TraceEvent::DelayedAckArmed { side, deadline } => {
+                Some((values(DELAYED_ACK, side, [deadline.0, 0, 0, 0]), None))
+            }
             TraceEvent::SendHeld {
                 side,
                 reason,
                 bytes,
-            } if HOLD_REASONS.contains(&reason) => Some((
-                Slot {
-                    kind: SEND_HELD,
-                    bits: side_bits(side) | if reason == HOLD_REASONS[1] { EXTRA } else { 0 },
-                    w0: bytes,
-                    ..base
-                },
-                None,
-            )),
+            } if HOLD_REASONS.contains(&reason) => {
+                let mut s = values(SEND_HELD, side, [bytes, 0, 0, 0]);
+                if reason == HOLD_REASONS[1] {
+                    s.bits |= EXTRA;
+                }
+                Some((s, None))
+            }
             _ => None,
         }
-    }
-
-    /// A sent segment's slot: its own timestamp is the record's time, so
-    /// `off_a` holds the departure instead.
-    fn sent(
-        &self,
-        base: Slot,
-        seg: &Segment,
-        flight: u32,
-        retransmit: bool,
-        departs: Option<SimTime>,
-        arrives: Option<SimTime>,
-    ) -> Option<(Slot, Option<SackBlocks>)> {
-        let t = base.time;
-        if seg.ts_val != t {
-            return None;
-        }
-        let (mut s, sack) = self.segment(base, SENT, seg, retransmit)?;
-        s.flight = u16::try_from(flight).ok()?;
-        // `off_a` is then free: the segment's own timestamp is `time`.
-        s.off_a = 0;
-        if let Some(d) = departs {
-            s.off_a = offset(d.0.checked_sub(t)?)?;
-            s.bits |= HAS_DEPARTS;
-        }
-        if let Some(a) = arrives {
-            s.off_b = offset(a.0.checked_sub(t)?)?;
-            s.bits |= HAS_ARRIVES;
-        }
-        Some((s, sack))
     }
 
     fn segment(
