@@ -235,6 +235,7 @@ impl Bbr {
         }
     }
 
+    /// `bbr_update_gains`: each mode's pacing and cwnd gains.
     fn update_gains(&mut self) {
         (self.pacing_gain, self.cwnd_gain) = match self.mode {
             Mode::Startup => (BBR_HIGH_GAIN, BBR_HIGH_GAIN),
