@@ -1,7 +1,7 @@
-//! Readings derived from a trace: flights, completion time, round trips, the
-//! cwnd series and per-packet transits for animation. Nothing here looks at
-//! simulator state; it all comes from the trace. With several flows these
-//! describe flow 0; [`flow_totals`] covers them all.
+//! Readings derived from a trace: flights, completion time, round trips and
+//! the cwnd series. Nothing here looks at simulator state; it all comes from
+//! the trace. With several flows these describe flow 0; [`flow_totals`]
+//! covers them all.
 
 use crate::segment::Side;
 use crate::sim::{Outcome, RunResult};
@@ -157,47 +157,6 @@ pub fn cwnd_series(trace: &Trace, side: Side, initcwnd: u32) -> Vec<(SimTime, u3
         }
     }
     out
-}
-
-/// One packet's journey, for animation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Transit {
-    pub from: Side,
-    pub sent: SimTime,
-    /// When the bottleneck starts serialising it (later than `sent` if it queued).
-    pub departs: SimTime,
-    /// When it reaches the peer; `None` if dropped.
-    pub arrives: Option<SimTime>,
-    pub len: u32,
-    pub flight: u32,
-    pub retransmit: bool,
-    pub syn: bool,
-}
-
-/// Every packet sent, in send order.
-pub fn transits(trace: &Trace) -> Vec<Transit> {
-    trace
-        .flow_records(0)
-        .filter_map(|r| match r.event {
-            TraceEvent::SegmentSent {
-                seg,
-                flight,
-                retransmit,
-                departs,
-                arrives,
-            } => Some(Transit {
-                from: seg.from,
-                sent: r.time,
-                departs: departs.unwrap_or(r.time),
-                arrives,
-                len: seg.len,
-                flight,
-                retransmit,
-                syn: seg.flags.syn,
-            }),
-            _ => None,
-        })
-        .collect()
 }
 
 /// What one flow achieved over a run, from its periodic samples.

@@ -6,6 +6,24 @@
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
+/// `HZ`: the kernel's tick rate, here `CONFIG_HZ=1000` as on the kernels the
+/// book measures, so a jiffy is one millisecond. The congestion-control
+/// modules keep some timestamps in jiffies (tcp_cubic.c's epoch, tcp_bbr.c's
+/// min_rtt and PROBE_RTT stamps), and rounding to whole jiffies is part of
+/// what makes their numbers the kernel's.
+pub const HZ: u64 = 1000;
+
+/// Nanoseconds per jiffy.
+pub const JIFFY_NS: u64 = 1_000_000_000 / HZ;
+
+/// `jiffies` (include/linux/jiffies.h) at `t`: whole ticks since the scenario
+/// started. The kernel's counter starts at `INITIAL_JIFFIES` (5 minutes
+/// before the 32-bit wrap) rather than 0; callers that treat jiffy 0 as
+/// "unset" say how they offset it.
+pub fn jiffies(t: SimTime) -> u64 {
+    t.0 / JIFFY_NS
+}
+
 /// An instant on the simulated clock, in nanoseconds since the scenario started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SimTime(pub u64);

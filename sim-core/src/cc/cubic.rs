@@ -22,7 +22,7 @@
 use super::hystart::HyStart;
 use super::slow_start::{tcp_cong_avoid_ai, tcp_slow_start};
 use super::{AckSample, CaState, CongestionOps, ControlBlock, CwndEvent};
-use crate::time::SimTime;
+use crate::time::{self, HZ, SimTime};
 
 /// `BICTCP_BETA_SCALE`.
 const BETA_SCALE: u32 = 1024;
@@ -38,9 +38,6 @@ const CUBE_RTT_SCALE: u64 = BIC_SCALE * 10;
 const CUBE_FACTOR: u64 = (1u64 << (10 + 3 * BICTCP_HZ)) / (BIC_SCALE * 10);
 /// `beta_scale` = 8·(1024 + β) / 3 / (1024 − β): the TCP-friendly (Reno-equivalent) rate.
 const BETA_SCALE_FRIENDLY: u32 = 8 * (BETA_SCALE + BETA) / 3 / (BETA_SCALE - BETA);
-/// Linux's jiffy with HZ = 1000.
-const JIFFY_NS: u64 = 1_000_000;
-
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cubic {
     /// ACKs per cwnd increment (`ca->cnt`).
@@ -88,9 +85,18 @@ pub fn cubic_root(a: u64) -> u32 {
     x as u32
 }
 
+/// `tcp_jiffies32`, as CUBIC reads it.
+///
+/// The `+ 1` keeps jiffy 0 meaning what it means in tcp_cubic.c: `epoch_start
+/// == 0` is "no epoch" (`cubictcp_recalc_ssthresh` and `bictcp_reset` write
+/// 0; `bictcp_update` starts an epoch when it reads 0). The kernel's counter
+/// starts at `INITIAL_JIFFIES`, 5 minutes short of the 32-bit wrap, so a
+/// connection practically never sees it read 0; the simulated clock starts at
+/// 0, and an epoch begun in a run's first millisecond would otherwise be
+/// taken for none. Apart from that sentinel CUBIC only compares these stamps
+/// and subtracts them, which the offset leaves alone.
 fn jiffies(now: SimTime) -> u64 {
-    // Jiffy 0 means "no epoch" in the kernel's state; start the clock at 1.
-    now.0 / JIFFY_NS + 1
+    time::jiffies(now) + 1
 }
 
 impl Cubic {
@@ -106,7 +112,7 @@ impl Cubic {
     fn update(&mut self, cwnd: u32, acked: u32, now: SimTime) {
         let now_j = jiffies(now);
         self.ack_cnt += acked;
-        if self.last_cwnd == cwnd && now_j.saturating_sub(self.last_time) <= 1000 / 32 {
+        if self.last_cwnd == cwnd && now_j.saturating_sub(self.last_time) <= HZ / 32 {
             return;
         }
         // cnt changes at most once per jiffy, except after a reduction (epoch 0).
@@ -127,9 +133,10 @@ impl Cubic {
                 }
             }
             // t: time since the epoch began, plus one minimum RTT (the target is
-            // where cwnd should be one RTT from now), in 2^-10 s.
-            let t_j = now_j - self.epoch_start + self.delay_min_us.div_ceil(1000);
-            let t = (t_j << BICTCP_HZ) / 1000;
+            // where cwnd should be one RTT from now; usecs_to_jiffies rounds it
+            // up), in 2^-10 s.
+            let t_j = now_j - self.epoch_start + self.delay_min_us.div_ceil(1_000_000 / HZ);
+            let t = (t_j << BICTCP_HZ) / HZ;
             let offs = t.abs_diff(self.k as u64);
             // C·(t − K)³, back in segments.
             // (u128: after minutes of backoff (t − K)³ overflows 64 bits,
@@ -212,7 +219,7 @@ impl CongestionOps for Cubic {
     fn pkts_acked(&mut self, cb: &mut ControlBlock, ack: &AckSample) {
         let Some(r) = ack.rtt else { return };
         // Discard delay samples right after fast recovery.
-        if self.epoch_start != 0 && jiffies(ack.now).saturating_sub(self.epoch_start) < 1000 {
+        if self.epoch_start != 0 && jiffies(ack.now).saturating_sub(self.epoch_start) < HZ {
             return;
         }
         let us = (r.0 / 1000).max(1);

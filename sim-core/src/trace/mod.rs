@@ -6,9 +6,11 @@ use crate::segment::{Segment, Side};
 use crate::tcp::info::{RecvInfo, TcpInfo};
 use crate::time::SimTime;
 
+mod fields;
 mod hash;
 mod packed;
 
+pub use fields::{FieldVisitor, Kind, Value};
 use hash::{Fnv, hash_record};
 pub use packed::Records;
 

@@ -1,0 +1,86 @@
+//! The settings a run used, by the names Linux gives them.
+
+/// The settings in effect for a run, by the names Linux gives them (sysctls,
+/// socket options, route attributes) and the path's: what a widget's
+/// "settings" panel lists next to its sliders.
+pub fn settings(sc: &crate::config::Scenario) -> Vec<(String, String)> {
+    use crate::config::{DelayedAck, Nagle};
+    use crate::units::{format_bytes, format_duration, format_rate};
+    let on = |b: bool| if b { "1" } else { "0" }.to_string();
+    let srv = &sc.server.sender;
+    let cli = &sc.client.receiver;
+    let p = &sc.path;
+    let mut out = vec![
+        ("path rate".to_string(), format_rate(p.rate_bps)),
+        ("path RTT".to_string(), format_duration(p.rtt())),
+        ("bottleneck queue".to_string(), format_bytes(p.queue_bytes)),
+        ("random loss".to_string(), format!("{}", p.loss)),
+        (
+            "net.ipv4.tcp_congestion_control".to_string(),
+            srv.congestion_control.name().to_string(),
+        ),
+        ("initcwnd (route)".to_string(), srv.initcwnd.to_string()),
+        ("MSS".to_string(), format!("{} B", srv.mss)),
+        (
+            "server sk_sndbuf".to_string(),
+            if srv.sndbuf_autotune {
+                format!(
+                    "{} (autotuned up to {})",
+                    format_bytes(srv.sndbuf),
+                    format_bytes(srv.sndbuf_max)
+                )
+            } else {
+                format!("{} (SO_SNDBUF, doubled)", format_bytes(srv.sndbuf))
+            },
+        ),
+        (
+            "client sk_rcvbuf".to_string(),
+            if cli.autotune {
+                format!(
+                    "{} (autotuned up to {})",
+                    format_bytes(cli.rcvbuf),
+                    format_bytes(cli.rcvbuf_max)
+                )
+            } else {
+                format!("{} (SO_RCVBUF, doubled)", format_bytes(cli.rcvbuf))
+            },
+        ),
+        (
+            "client SYN window".to_string(),
+            format!("{} B", cli.syn_window),
+        ),
+        (
+            "net.ipv4.tcp_window_scaling".to_string(),
+            on(cli.window_scaling && sc.server.receiver.window_scaling),
+        ),
+        (
+            "net.ipv4.tcp_sack".to_string(),
+            on(srv.sack && sc.client.sender.sack),
+        ),
+        (
+            "net.ipv4.tcp_slow_start_after_idle".to_string(),
+            on(srv.slow_start_after_idle),
+        ),
+    ];
+    for (who, s) in [("client", &sc.client.sender), ("server", srv)] {
+        let nagle = match s.nagle {
+            Nagle::Off => "TCP_NODELAY (Nagle off)",
+            Nagle::Minshall => "Nagle on (Linux, Minshall's check)",
+            Nagle::Classic => "Nagle on (classic RFC 896)",
+        };
+        out.push((format!("{who} Nagle"), nagle.to_string()));
+        if s.cork {
+            out.push((format!("{who} TCP_CORK"), "1".to_string()));
+        }
+    }
+    for (who, r) in [("client", cli), ("server", &sc.server.receiver)] {
+        let ack = match &r.delayed_ack {
+            _ if r.quickack => "off (quickack)".to_string(),
+            DelayedAck::Linux => "Linux (quick-ACK mode, 40 ms+ timer)".to_string(),
+            DelayedAck::Fixed(d) => format!("every 2nd segment or {}", format_duration(*d)),
+            DelayedAck::Off => "off".to_string(),
+        };
+        out.push((format!("{who} delayed ACK"), ack));
+    }
+    out
+}

@@ -1,0 +1,71 @@
+//! The server socket at the end of a run as the Linux tools show it:
+//! `ss -tin` and `ip tcp_metrics show`.
+
+use crate::sim::RunResult;
+use crate::trace::TraceEvent;
+
+/// An `ss -tin`-style line for the server's socket at the end of the run:
+/// congestion control, window scales, RTO, RTT, MSS, cwnd, ssthresh, bytes and
+/// segments, and the send rate cwnd allows (`send` = cwnd × MSS × 8 / srtt).
+///
+/// It reads the run's last `TCP_INFO` sample (taken at the end of every run),
+/// not the packet records, so it stays exact past the trace's packet budget.
+pub fn ss_line(run: &RunResult) -> String {
+    let info = run
+        .trace
+        .flow_summary(0)
+        .filter_map(|r| match r.event {
+            TraceEvent::Sample { info, .. } => Some(info),
+            _ => None,
+        })
+        .last()
+        .unwrap_or_default();
+    ss_line_of(&run.scenario, &info)
+}
+
+/// The `ss -tin` line for the server socket of `scenario` with `info` (any
+/// sample, e.g. the one in effect at a widget's time cursor).
+pub fn ss_line_of(sc: &crate::config::Scenario, info: &crate::tcp::info::TcpInfo) -> String {
+    let mss = sc.server.sender.mss as u64;
+    let ws = if sc.client.receiver.window_scaling && sc.server.receiver.window_scaling {
+        format!(
+            " wscale:{},{}",
+            sc.client.receiver.wscale, sc.server.receiver.wscale
+        )
+    } else {
+        String::new()
+    };
+    let srtt = info.srtt_ns;
+    let send = if srtt > 0 {
+        (info.cwnd as u64 * mss * 8) as f64 / (srtt as f64 / 1e9) / 1e6
+    } else {
+        0.0
+    };
+    let c = info.counters;
+    format!(
+        "{}{ws} rto:{:.0} rtt:{:.3}/{:.3} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps\n",
+        sc.server.sender.congestion_control.name(),
+        info.rto_ns as f64 / 1e6,
+        srtt as f64 / 1e6,
+        info.rttvar_ns as f64 / 1e6,
+        info.cwnd,
+        info.ssthresh
+            .map_or(String::new(), |s| format!(" ssthresh:{s}")),
+        c.bytes_sent,
+        c.bytes_retrans,
+        info.bytes_acked,
+        c.segs_out,
+        c.segs_in,
+        c.data_segs_out,
+    )
+}
+
+/// `ip tcp_metrics show` for the server's cache of the client, at the end of the run.
+pub fn tcp_metrics_show(run: &RunResult) -> String {
+    let end = run
+        .trace
+        .records()
+        .last()
+        .map_or(crate::time::SimTime::ZERO, |r| r.time);
+    run.tcp_metrics.show("client", end)
+}

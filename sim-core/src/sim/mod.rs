@@ -1,0 +1,203 @@
+//! The world: one or more connections (two sockets and their applications
+//! each), a bottleneck link each way that all of them share, and the event
+//! loop that moves segments between them.
+//!
+//! ```text
+//!   client socket ──► link (client→server) ──► server socket
+//!        ▲                                          │
+//!        └──────── link (server→client) ◄───────────┘
+//! ```
+//!
+//! Hosts take no time to process a segment; only links and timers advance time.
+//!
+//! `mod.rs` runs it ([`run`], or [`Simulation`] a slice at a time);
+//! `world.rs` holds the world and what one event does to it, `flow.rs` one
+//! connection, `apps.rs` the applications' writes.
+
+mod apps;
+mod flow;
+mod world;
+
+use crate::config::{ConfigError, Scenario};
+use crate::link::LinkStats;
+use crate::tcp::metrics::TcpMetrics;
+use crate::time::SimTime;
+use crate::trace::Trace;
+use world::World;
+
+/// Ceiling on events per run, far above any scenario the book uses, so that a
+/// pathological setting ends with a message instead of hanging a browser tab.
+pub const MAX_EVENTS: u64 = 20_000_000;
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The client read the whole response (every flow's) at this time.
+    Completed { at: SimTime },
+    /// The scenario's time limit passed first.
+    TimeLimit { at: SimTime },
+    /// The event budget ran out ([`MAX_EVENTS`]).
+    EventLimit { at: SimTime },
+    /// A host gave the connection up (tcp_retries2 exhausted).
+    Aborted { at: SimTime },
+}
+
+impl Outcome {
+    /// When the run ended.
+    pub fn at(&self) -> SimTime {
+        match *self {
+            Outcome::Completed { at }
+            | Outcome::TimeLimit { at }
+            | Outcome::EventLimit { at }
+            | Outcome::Aborted { at } => at,
+        }
+    }
+
+    pub fn completed_at(&self) -> Option<SimTime> {
+        match self {
+            Outcome::Completed { at } => Some(*at),
+            _ => None,
+        }
+    }
+}
+
+/// Everything a run produced.
+pub struct RunResult {
+    pub scenario: Scenario,
+    pub trace: Trace,
+    pub outcome: Outcome,
+    pub events: u64,
+    /// Server → client (the data direction in a download).
+    pub downlink: LinkStats,
+    pub uplink: LinkStats,
+    /// The server's tcp_metrics cache for the client at the end.
+    pub tcp_metrics: TcpMetrics,
+}
+
+/// Runs a scenario to completion (or to its time limit).
+pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
+    let mut sim = Simulation::new(scenario)?;
+    while !sim.advance(u64::MAX) {}
+    Ok(sim.finish())
+}
+
+/// A run in progress, advanced a slice at a time so that a browser can keep
+/// drawing frames between slices (one `run` of a long scenario would freeze
+/// the page). Slicing changes nothing: any sequence of `advance` calls gives
+/// the same trace as [`run`].
+pub struct Simulation {
+    w: World,
+    scenario: Scenario,
+    limit: SimTime,
+    now: SimTime,
+    events: u64,
+    outcome: Option<Outcome>,
+    progress: f64,
+}
+impl Simulation {
+    pub fn new(scenario: &Scenario) -> Result<Simulation, ConfigError> {
+        scenario.validate()?;
+        Ok(Simulation {
+            w: World::new(scenario),
+            scenario: scenario.clone(),
+            limit: SimTime::ZERO + scenario.time_limit,
+            now: SimTime::ZERO,
+            events: 0,
+            outcome: None,
+            progress: 0.0,
+        })
+    }
+
+    /// Simulated time reached so far.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// Events the model has acted on so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// How the run ended, once it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// A rough share of the run done, 0 to 1, for a progress bar: the larger
+    /// of the share of the time limit passed and of the response bytes read.
+    /// Never goes down (a new connection per transfer restarts the socket's
+    /// byte count, not the bar).
+    pub fn progress(&self) -> f64 {
+        if self.outcome.is_some() {
+            1.0
+        } else {
+            self.progress
+        }
+    }
+
+    fn measure_progress(&self) -> f64 {
+        let by_time = self.now.0 as f64 / self.limit.0.max(1) as f64;
+        let total = self.scenario.app.response_bytes()
+            * self.scenario.app.repeat.max(1) as u64
+            * self.scenario.flows as u64;
+        let read: u64 = self.w.flows.iter().map(|f| f.client.app_received()).sum();
+        let by_bytes = if total > 0 {
+            read as f64 / total as f64
+        } else {
+            0.0
+        };
+        by_time.max(by_bytes).clamp(0.0, 1.0).max(self.progress)
+    }
+
+    /// Acts on up to `max_events` more events; true once the run has ended.
+    pub fn advance(&mut self, max_events: u64) -> bool {
+        if self.outcome.is_some() {
+            return true;
+        }
+        let stop = self.events.saturating_add(max_events);
+        let outcome = loop {
+            if self.events >= stop {
+                self.progress = self.measure_progress();
+                return false;
+            }
+            let Some((t, event)) = self.w.queue.pop() else {
+                // Nothing left to happen (cannot occur while a timer is armed).
+                break Outcome::TimeLimit { at: self.now };
+            };
+            if t > self.limit {
+                break Outcome::TimeLimit { at: self.limit };
+            }
+            debug_assert!(t >= self.now, "simulated time went backwards");
+            self.now = t;
+            if self.w.is_stale(t, &event) {
+                continue; // queue bookkeeping, not an event of the model
+            }
+            self.events += 1;
+            if self.events > MAX_EVENTS {
+                break Outcome::EventLimit { at: t };
+            }
+            if let Some(outcome) = self.w.handle(t, event, self.scenario.sample_interval) {
+                break outcome;
+            }
+        };
+        // A last reading however the run ended, so reports see the final totals.
+        self.w.sample(outcome.at());
+        self.outcome = Some(outcome);
+        true
+    }
+
+    /// The finished run (simulating whatever is left first).
+    pub fn finish(mut self) -> RunResult {
+        while !self.advance(u64::MAX) {}
+        let outcome = self.outcome.expect("advance ran to the end");
+        RunResult {
+            scenario: self.scenario,
+            trace: self.w.trace,
+            outcome,
+            events: self.events,
+            downlink: self.w.downlink.stats().clone(),
+            uplink: self.w.uplink.stats().clone(),
+            tcp_metrics: self.w.metrics,
+        }
+    }
+}
