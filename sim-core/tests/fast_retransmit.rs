@@ -31,13 +31,9 @@ fn one_loss() -> (Scenario, RunResult) {
 
 /// The one segment the path dropped.
 fn lost_segment(r: &RunResult) -> sim_core::segment::Segment {
-    r.trace
-        .records()
-        .find_map(|x| match x.event {
-            TraceEvent::SegmentDropped { seg } => Some(seg),
-            _ => None,
-        })
-        .expect("a segment was dropped")
+    let lost = dropped(r);
+    assert_eq!(lost.len(), 1, "only the listed segment is lost");
+    lost[0]
 }
 
 #[test]

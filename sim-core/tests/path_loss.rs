@@ -39,16 +39,6 @@ fn seq_of(n: u64) -> u64 {
     1 + (n - 1) * MSS
 }
 
-fn dropped(r: &RunResult) -> Vec<Segment> {
-    r.trace
-        .records()
-        .filter_map(|x| match x.event {
-            TraceEvent::SegmentDropped { seg } => Some(seg),
-            _ => None,
-        })
-        .collect()
-}
-
 fn with_drops(mut s: Scenario, rules: &[DropRule]) -> Scenario {
     s.path.drops = rules.to_vec();
     s

@@ -19,16 +19,6 @@ use sim_core::sim::RunResult;
 use sim_core::time::{SimDuration, SimTime};
 use sim_core::trace::TraceEvent;
 
-fn drops(r: &RunResult) -> Vec<Segment> {
-    r.trace
-        .records()
-        .filter_map(|x| match x.event {
-            TraceEvent::SegmentDropped { seg } => Some(seg),
-            _ => None,
-        })
-        .collect()
-}
-
 fn rto_fired(r: &RunResult) -> bool {
     r.trace.records().any(|x| {
         matches!(
@@ -64,7 +54,7 @@ fn lose(base: &Scenario, segments: &[u32]) -> (Scenario, RunResult) {
         .collect();
     let r = run(&s);
     assert_eq!(
-        drops(&r).len(),
+        dropped(&r).len(),
         segments.len(),
         "only the listed segments are lost"
     );
@@ -74,7 +64,7 @@ fn lose(base: &Scenario, segments: &[u32]) -> (Scenario, RunResult) {
 #[test]
 fn duplicate_acks_carry_sack_blocks_for_what_arrived_past_the_hole() {
     let (_, r) = lose(&large_window(seed_004()), &[50]);
-    let lost = drops(&r)[0];
+    let lost = dropped(&r)[0];
     let dups: Vec<Segment> = sent_by(&r, Side::Client)
         .into_iter()
         .map(|(_, s, _)| s)
@@ -93,7 +83,7 @@ fn duplicate_acks_carry_sack_blocks_for_what_arrived_past_the_hole() {
 #[test]
 fn recovery_starts_when_the_third_segment_past_the_hole_is_sacked() {
     let (_, r) = lose(&large_window(seed_004()), &[50]);
-    let lost = drops(&r)[0];
+    let lost = dropped(&r)[0];
     let third_sack_arrives = received_by(&r, Side::Server)
         .into_iter()
         .filter(|(_, s)| s.ack == lost.seq && !s.sack.is_empty())
@@ -136,7 +126,7 @@ fn several_holes_are_repaired_in_one_round_trip_with_sack_and_one_per_round_trip
     let mut reno = sacked.clone();
     reno.client.sender.sack = false;
     let r = run(&reno);
-    assert_eq!(drops(&r).len(), 3);
+    assert_eq!(dropped(&r).len(), 3);
     assert!(
         retransmit_span(&r) >= rtt + rtt,
         "{:?}",
@@ -153,7 +143,7 @@ fn a_loss_near_the_tail_is_found_by_the_reorder_timer_not_the_rto() {
     base.app.response = vec![30 * 1448];
     // Only the 30th follows the lost one.
     let (_, r) = lose(&base, &[29]);
-    let lost = drops(&r)[0];
+    let lost = dropped(&r)[0];
     assert!(!rto_fired(&r));
     let last_sack = received_by(&r, Side::Server)
         .into_iter()
