@@ -45,15 +45,24 @@ fn with_drops(mut s: Scenario, rules: &[DropRule]) -> Scenario {
 }
 
 #[test]
-fn the_fourth_data_segment_on_the_drop_list_is_resent_when_the_third_sack_arrives() {
-    let r = run(&with_drops(seed_004(), &[DropRule::data_segment(4)]));
+fn a_drop_list_naming_the_fourth_data_segment_loses_exactly_it() {
+    let r = fourth_lost();
     let lost = dropped(&r);
     assert_eq!(lost.len(), 1);
     assert_eq!(
         (lost[0].from, lost[0].seq, lost[0].len),
         (Side::Server, seq_of(4), 1448)
     );
+}
 
+/// Seed 004's transfer with its 4th data segment on the drop list.
+fn fourth_lost() -> RunResult {
+    run(&with_drops(seed_004(), &[DropRule::data_segment(4)]))
+}
+
+#[test]
+fn the_client_acks_the_segments_before_the_hole_then_sacks_each_one_past_it() {
+    let r = fourth_lost();
     // The client ACKs the three in-order segments, then answers each segment
     // past the hole at once with a duplicate ACK whose SACK block grows.
     let acks: Vec<Segment> = sent_by(&r, Side::Client)
@@ -69,7 +78,11 @@ fn the_fourth_data_segment_on_the_drop_list_is_resent_when_the_third_sack_arrive
         assert_eq!(dup.ack, seq_of(4));
         assert_eq!(dup.sack.as_slice()[0], (seq_of(5), seq_of(6 + i as u64)));
     }
+}
 
+#[test]
+fn the_fourth_segment_is_resent_once_when_the_third_duplicate_ack_arrives() {
+    let r = fourth_lost();
     // The third duplicate ACK (SACK 5793:10137) starts recovery, and the
     // hole is resent at that instant, once.
     let third_dup = received_by(&r, Side::Server)
@@ -105,7 +118,20 @@ fn the_fourth_data_segment_on_the_drop_list_is_resent_when_the_third_sack_arrive
         .collect();
     assert_eq!(resent.len(), 1);
     assert_eq!((resent[0].0, resent[0].1.seq), (third_dup, seq_of(4)));
+    let sum = summarize(&r);
+    assert_eq!(sum.retransmissions, 1);
+    assert!(sum.completion.is_some());
+    assert!(
+        !r.trace
+            .records()
+            .any(|x| matches!(x.event, TraceEvent::RtoFired { .. })),
+        "no timeout"
+    );
+}
 
+#[test]
+fn the_filled_hole_is_acked_at_once_past_everything_held() {
+    let r = fourth_lost();
     // When it arrives, the client's next ACK covers everything it held.
     let (filled, _) = received_by(&r, Side::Client)
         .into_iter()
@@ -122,15 +148,20 @@ fn the_fourth_data_segment_on_the_drop_list_is_resent_when_the_third_sack_arrive
         .find(|(t, _, _)| *t >= filled)
         .unwrap();
     assert_eq!((next.0, next.1.ack), (filled, held));
-    let sum = summarize(&r);
-    assert_eq!(sum.retransmissions, 1);
-    assert!(sum.completion.is_some());
-    assert!(
-        !r.trace
-            .records()
-            .any(|x| matches!(x.event, TraceEvent::RtoFired { .. })),
-        "no timeout"
-    );
+    // The path is FIFO, so that is everything the server sent before the
+    // retransmission: the rest of the first flight and the second flight
+    // that the in-order ACKs released.
+    let server = sent_by(&r, Side::Server);
+    let resent_at = server
+        .iter()
+        .rposition(|(_, s, _)| s.seq == seq_of(4))
+        .unwrap();
+    let sent_before = server[..resent_at]
+        .iter()
+        .map(|(_, s, _)| s.end_seq())
+        .max()
+        .unwrap();
+    assert_eq!(held, sent_before);
 }
 
 #[test]
