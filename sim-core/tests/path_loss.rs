@@ -92,18 +92,7 @@ fn the_fourth_segment_is_resent_once_when_the_third_duplicate_ack_arrives() {
         })
         .expect("the third duplicate ACK arrives")
         .0;
-    let recovery: Vec<(SimTime, u64)> = r
-        .trace
-        .records()
-        .filter_map(|x| match x.event {
-            TraceEvent::FastRetransmit {
-                side: Side::Server,
-                seq,
-            } => Some((x.time, seq)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(recovery, vec![(third_dup, seq_of(4))]);
+    assert_eq!(recovery_starts(&r), vec![(third_dup, seq_of(4))]);
     let resent: Vec<(SimTime, Segment)> = r
         .trace
         .records()

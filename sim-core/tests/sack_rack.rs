@@ -31,19 +31,6 @@ fn rto_fired(r: &RunResult) -> bool {
     })
 }
 
-fn recovery_starts(r: &RunResult) -> Vec<(SimTime, u64)> {
-    r.trace
-        .records()
-        .filter_map(|x| match x.event {
-            TraceEvent::FastRetransmit {
-                side: Side::Server,
-                seq,
-            } => Some((x.time, seq)),
-            _ => None,
-        })
-        .collect()
-}
-
 /// `base` with the first transmission of each of its server's data
 /// `segments` (counted from 1) dropped.
 fn lose(base: &Scenario, segments: &[u32]) -> (Scenario, RunResult) {

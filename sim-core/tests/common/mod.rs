@@ -70,6 +70,20 @@ pub fn dropped(run: &RunResult) -> Vec<Segment> {
         .collect()
 }
 
+/// When the server entered fast recovery, and the first sequence it resent.
+pub fn recovery_starts(run: &RunResult) -> Vec<(SimTime, u64)> {
+    run.trace
+        .records()
+        .filter_map(|r| match r.event {
+            TraceEvent::FastRetransmit {
+                side: Side::Server,
+                seq,
+            } => Some((r.time, seq)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every segment a side received, with its arrival time, in order.
 pub fn received_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment)> {
     run.trace
