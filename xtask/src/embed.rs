@@ -17,9 +17,10 @@
 //!   Chromium refuses to fetch a `.wasm` file.
 //! - `frame.js`: the iframe page's start-up script.
 //!
-//! The two scripts are minified with terser (pinned in `xtask/npm`): the
-//! glue and the element are about a quarter of what a page transfers
-//! before minifying.
+//! The two scripts are minified with terser, the stylesheet inside
+//! `tcp-widget.js` with csso (both pinned in `xtask/npm`): before, the glue,
+//! the element and the stylesheet were about a quarter of what a page
+//! transfers.
 //!
 //! Written to `src/embed/` (git-ignored) so that mdBook copies them into the
 //! site, and `mdbook serve` keeps them.
@@ -43,7 +44,8 @@ pub fn build() -> Result {
     let sources = root.join("widgets/embed");
     let glue = read(&crate::build::wasm_pkg().join("tcp_widgets.js"))?;
     let wasm = fs::read(out.join("tcp_widgets_bg.wasm")).map_err(|e| format!("wasm: {e}"))?;
-    let css = read(&root.join("theme/widgets.css"))? + &read(&sources.join("embed.css"))?;
+    let css =
+        minify_css(&(read(&root.join("theme/widgets.css"))? + &read(&sources.join("embed.css"))?))?;
     let element = read(&sources.join("element.js"))?
         .replacen("/*@CSS@*/\"\"", &js_string(&css), 1)
         .replacen("/*@GLUE@*/", &glue, 1);
@@ -101,6 +103,29 @@ fn minify(name: &str, js: &str) -> Result<String> {
         .arg(&min);
     sh::run(c)?;
     read(&min)
+}
+
+/// The widget stylesheet through csso without restructuring: comments and
+/// spaces go, values get their shortest spelling, every rule stays where it
+/// was written.
+fn minify_css(css: &str) -> Result<String> {
+    let full = crate::build::wasm_pkg().join("widgets.css");
+    fs::write(&full, css).map_err(|e| format!("writing {}: {e}", full.display()))?;
+    const SCRIPT: &str = "const css = require('fs').readFileSync(process.argv[1], 'utf8'); \
+        process.stdout.write(require('csso').minify(css, { restructure: false }).css);";
+    let out = sh::cmd("node")
+        .current_dir(sh::root().join("xtask/npm"))
+        .args(["-e", SCRIPT])
+        .arg(&full)
+        .output()
+        .map_err(|e| format!("could not start node for csso: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "csso failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    String::from_utf8(out.stdout).map_err(|e| format!("csso wrote no UTF-8: {e}"))
 }
 
 fn read(path: &Path) -> Result<String> {
