@@ -78,7 +78,15 @@ pub fn widgets() -> Result {
     .arg("-o")
     .arg(out.join("tcp_widgets_bg.wasm"));
     sh::run(opt)?;
-    // The glue goes inside embed/tcp-widget.js (`crate::embed`).
+    // The glue goes inside embed/tcp-widget.js (`crate::embed`), with the
+    // same short import names as the wasm.
+    let wasm = out.join("tcp_widgets_bg.wasm");
+    let glue = pkg.join("tcp_widgets.js");
+    let read = |p: &Path| fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()));
+    let glue_text = String::from_utf8(read(&glue)?).map_err(|e| format!("glue: {e}"))?;
+    let (short_wasm, short_glue) = crate::imports::shorten(&read(&wasm)?, &glue_text)?;
+    fs::write(&wasm, short_wasm).map_err(|e| format!("writing {}: {e}", wasm.display()))?;
+    fs::write(&glue, short_glue).map_err(|e| format!("writing {}: {e}", glue.display()))?;
     Ok(())
 }
 
