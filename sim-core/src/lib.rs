@@ -21,6 +21,7 @@ pub mod app;
 pub mod benchmarks;
 pub mod cc;
 pub mod config;
+pub mod decimal;
 pub mod event_queue;
 pub mod link;
 pub mod report;

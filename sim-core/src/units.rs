@@ -4,6 +4,7 @@
 //! parsers, so one spelling works everywhere and every error names the unit
 //! that was expected.
 
+use crate::decimal::parse_f64;
 use crate::time::SimDuration;
 use std::fmt;
 
@@ -29,9 +30,8 @@ fn split_number(text: &str) -> Result<(f64, &str), UnitError> {
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(end);
     let num: String = num.chars().filter(|c| *c != '_').collect();
-    let value: f64 = num
-        .parse()
-        .map_err(|_| UnitError(format!("`{text}` does not start with a number")))?;
+    let value = parse_f64(&num)
+        .ok_or_else(|| UnitError(format!("`{text}` does not start with a number")))?;
     if !value.is_finite() {
         return Err(UnitError(format!("`{text}` is not a finite number")));
     }

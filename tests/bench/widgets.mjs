@@ -72,7 +72,7 @@ const TARGET = {
   fps_p5: 30, // 95 % of frames within 33 ms
   long_frames: 0, // no frame over 50 ms
   tti_ms: 500,
-  book_widget_gzip: 300 * 1024, // 300 KiB
+  book_widget_gzip: 250_000, // 250 KB: room under the old 300 KiB for the widgets to come
 };
 
 // --- Helpers.
@@ -385,7 +385,7 @@ for (const p of pages) {
 const bookPass = book.widget.gzip <= TARGET.book_widget_gzip;
 console.log(`  ${"whole book (distinct files)".padEnd(30)} ${kb(book.widget.raw)}  ${kb(book.widget.gzip)}  ${kb(book.mdbook.raw)}  ${kb(book.mdbook.gzip)}`);
 console.log(
-  `  whole-book widget JS+wasm gzip: ${book.widget.gzip} bytes, target <= ${TARGET.book_widget_gzip} bytes (300 KiB): ${verdict(bookPass)}`,
+  `  whole-book widget JS+wasm gzip: ${book.widget.gzip} bytes, target <= ${TARGET.book_widget_gzip} bytes: ${verdict(bookPass)}`,
 );
 for (const f of book.widget.files) console.log(`    ${f.padEnd(44)} ${kb(sizes.get(f).raw)} ${kb(sizes.get(f).gzip)}`);
 

@@ -5,6 +5,7 @@
 //! the next frame with no extra wiring.
 
 use plotters::style::RGBColor;
+use sim_core::decimal::parse_f64;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Palette {
@@ -75,13 +76,7 @@ pub fn parse_css_color(text: &str) -> Option<RGBColor> {
             .split([',', ' ', '/'])
             .filter(|s| !s.is_empty())
             .take(3)
-            .map(|s| {
-                s.trim()
-                    .trim_end_matches("deg")
-                    .trim_end_matches('%')
-                    .parse::<f64>()
-                    .ok()
-            })
+            .map(|s| parse_f64(s.trim().trim_end_matches("deg").trim_end_matches('%')))
             .collect::<Option<_>>()?;
         return (parts.len() == 3)
             .then(|| hsl_to_rgb(parts[0], parts[1] / 100.0, parts[2] / 100.0));
@@ -108,12 +103,7 @@ pub fn parse_css_color(text: &str) -> Option<RGBColor> {
         .split([',', ' ', '/'])
         .filter(|s| !s.is_empty())
         .take(3)
-        .map(|s| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .map(|f| f.clamp(0.0, 255.0) as u8)
-        })
+        .map(|s| parse_f64(s.trim()).map(|f| f.clamp(0.0, 255.0) as u8))
         .collect::<Option<_>>()?;
     (parts.len() == 3).then(|| RGBColor(parts[0], parts[1], parts[2]))
 }

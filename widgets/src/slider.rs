@@ -3,6 +3,7 @@
 //! clamped to the parameter's range; a typed value outside it is replaced by
 //! the nearest allowed one with a note saying so.
 
+use sim_core::decimal::parse_f64;
 use widget_catalogue::{Kind, ParamSpec};
 use yew::prelude::*;
 
@@ -66,7 +67,7 @@ pub fn slider(props: &SliderProps) -> Html {
         let cb = props.on_change.clone();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let raw = input.value().parse::<f64>().unwrap_or(f64::NAN);
+            let raw = parse_f64(&input.value()).unwrap_or(f64::NAN);
             cb.emit(if spec.log {
                 spec.from_position(raw / STEPS)
             } else {

@@ -528,3 +528,67 @@ fn case_c_draws_in_a_few_thousand_primitives() {
         }
     }
 }
+
+/// `chart_frame::legend` lays the legend out itself, to keep plotters' font
+/// lookup by name out of the wasm: it must draw exactly what plotters'
+/// series labels drew with the same margin, key area, font and colours, for
+/// every kind of key, at every scale.
+#[test]
+fn the_legend_draws_what_plotters_series_labels_drew() {
+    use tcp_widgets::draw::chart_frame::{self as frame, Frame, Key, YAxis};
+    let pal = Palette::default();
+    for scale in [1.0, 1.25, 2.0, 3.0] {
+        for width in [360, 800] {
+            let draw = |root: &DrawingArea<SVGBackend, plotters::coord::Shift>, ours: bool| {
+                let f = Frame::new(root, &pal, scale);
+                let fmt = |v: &f64| format!("{v:.1}");
+                let y = YAxis {
+                    desc: "segments",
+                    max: 10.0,
+                    fmt: &fmt,
+                };
+                let mut chart = frame::chart(root, &f, 1e9, y).unwrap();
+                let entries = [
+                    ("cwnd", Key::Line(f.line(SERIES[0], 2.0))),
+                    ("ssthresh", Key::Dashed(f.line(SERIES[5], 1.5))),
+                    ("RTT sample", Key::Circle(f.line(SERIES[1], 1.0))),
+                    ("dropped", Key::Cross(f.line(SERIES[3], 1.5))),
+                    (
+                        "zero window",
+                        Key::Triangle(f.line(SERIES[4], 1.0).filled()),
+                    ),
+                    ("delivered per 10 ms", Key::Bar(SERIES[2].filled())),
+                    ("outstanding (snd_nxt − snd_una)", Key::Line(f.faint(1.0))),
+                ];
+                if ours {
+                    frame::legend(&chart, &f, &entries).unwrap();
+                    return;
+                }
+                for (label, key) in entries {
+                    chart
+                        .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())
+                        .unwrap()
+                        .label(label)
+                        .legend(move |p| frame::key_element(key, &f, p));
+                }
+                chart
+                    .configure_series_labels()
+                    .position(SeriesLabelPosition::UpperLeft)
+                    .margin(f.px(6.0))
+                    .legend_area_size(f.px(28.0))
+                    .label_font(f.font())
+                    .background_style(f.pal.bg.mix(0.9))
+                    .border_style(f.line(f.pal.muted, 1.0))
+                    .draw()
+                    .unwrap();
+            };
+            let ours = svg(width, 240, |root| draw(root, true));
+            assert_eq!(
+                ours,
+                svg(width, 240, |root| draw(root, false)),
+                "scale {scale}, {width} px"
+            );
+            assert!(ours.contains("snd_nxt"), "the legend is drawn");
+        }
+    }
+}

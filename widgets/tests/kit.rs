@@ -36,6 +36,32 @@ fn every_view_draws_at_every_cursor_without_error() {
     }
 }
 
+/// The export draws through `draw::backend::Backend`, the enum that keeps one
+/// copy of the drawing code in the wasm; it must write exactly what the SVG
+/// backend writes on its own.
+#[test]
+fn the_one_backend_draws_the_svg_the_svg_backend_draws() {
+    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+    let m = model(&defaults());
+    let pal = Palette::default();
+    for view in View::ALL {
+        for t in [0.0, m.end_ns / 3.0, m.end_ns] {
+            let (w, h) = (640, view.height());
+            let mut direct = String::new();
+            {
+                let area = SVGBackend::with_string(&mut direct, (w, h)).into_drawing_area();
+                views::draw(&area, view, &m, t, m.end_ns, &pal, 1.0).unwrap();
+                area.present().unwrap();
+            }
+            assert_eq!(
+                views::svg(view, &m, t, &pal, w, h),
+                direct,
+                "{view:?} at {t}"
+            );
+        }
+    }
+}
+
 #[test]
 fn panels_read_the_run_at_the_cursor() {
     let m = model(&defaults());

@@ -64,12 +64,29 @@ pub fn widgets() -> Result {
     // download binaryen; npm's binaryen runs here instead.
     let wasm_opt = root.join("xtask/npm/node_modules/.bin/wasm-opt");
     let mut opt = sh::cmd(wasm_opt.to_str().unwrap());
-    opt.args(["-Oz", "--strip-debug", "--strip-producers"])
-        .arg(pkg.join("tcp_widgets_bg.wasm"))
-        .arg("-o")
-        .arg(out.join("tcp_widgets_bg.wasm"));
+    // `--low-memory-unused`: Rust's wasm keeps its stack in the first MiB,
+    // growing down from 1 MiB, and its data above; the low 1 KiB would be
+    // touched only by a stack 1 MiB deep, so binaryen may fold constant
+    // offsets into addresses (1.4 KB gzip).
+    opt.args([
+        "-Oz",
+        "--low-memory-unused",
+        "--strip-debug",
+        "--strip-producers",
+    ])
+    .arg(pkg.join("tcp_widgets_bg.wasm"))
+    .arg("-o")
+    .arg(out.join("tcp_widgets_bg.wasm"));
     sh::run(opt)?;
-    // The glue goes inside embed/tcp-widget.js (`crate::embed`).
+    // The glue goes inside embed/tcp-widget.js (`crate::embed`), with the
+    // same short import names as the wasm.
+    let wasm = out.join("tcp_widgets_bg.wasm");
+    let glue = pkg.join("tcp_widgets.js");
+    let read = |p: &Path| fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()));
+    let glue_text = String::from_utf8(read(&glue)?).map_err(|e| format!("glue: {e}"))?;
+    let (short_wasm, short_glue) = crate::imports::shorten(&read(&wasm)?, &glue_text)?;
+    fs::write(&wasm, short_wasm).map_err(|e| format!("writing {}: {e}", wasm.display()))?;
+    fs::write(&glue, short_glue).map_err(|e| format!("writing {}: {e}", glue.display()))?;
     Ok(())
 }
 

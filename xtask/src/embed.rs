@@ -17,6 +17,11 @@
 //!   Chromium refuses to fetch a `.wasm` file.
 //! - `frame.js`: the iframe page's start-up script.
 //!
+//! The two scripts are minified with terser, the stylesheet inside
+//! `tcp-widget.js` with csso (both pinned in `xtask/npm`): before, the glue,
+//! the element and the stylesheet were about a quarter of what a page
+//! transfers.
+//!
 //! Written to `src/embed/` (git-ignored) so that mdBook copies them into the
 //! site, and `mdbook serve` keeps them.
 
@@ -39,11 +44,13 @@ pub fn build() -> Result {
     let sources = root.join("widgets/embed");
     let glue = read(&crate::build::wasm_pkg().join("tcp_widgets.js"))?;
     let wasm = fs::read(out.join("tcp_widgets_bg.wasm")).map_err(|e| format!("wasm: {e}"))?;
-    let css = read(&root.join("theme/widgets.css"))? + &read(&sources.join("embed.css"))?;
+    let css =
+        minify_css(&(read(&root.join("theme/widgets.css"))? + &read(&sources.join("embed.css"))?))?;
     let element = read(&sources.join("element.js"))?
         .replacen("/*@CSS@*/\"\"", &js_string(&css), 1)
         .replacen("/*@GLUE@*/", &glue, 1);
-    let frame = read(&sources.join("frame.js"))?;
+    let element = minify("tcp-widget.js", &element)?;
+    let frame = minify("frame.js", &read(&sources.join("frame.js"))?)?;
     let page = read(&sources.join("page.html"))?;
     let inline_wasm = format!(
         "window.tcpWidgetsWasmGzip = {};\n",
@@ -78,6 +85,47 @@ pub fn build() -> Result {
         )?;
     }
     Ok(())
+}
+
+/// `js` through terser: compressed, local names shortened, and ASCII only
+/// (escapes instead of other characters, so a page in another encoding
+/// reads the strings right). `name` names the file in `target/wasm-pkg/`
+/// that holds the unminified script.
+fn minify(name: &str, js: &str) -> Result<String> {
+    let dir = crate::build::wasm_pkg();
+    let (full, min) = (dir.join(name), dir.join(format!("{name}.min")));
+    fs::write(&full, js).map_err(|e| format!("writing {}: {e}", full.display()))?;
+    let terser = sh::root().join("xtask/npm/node_modules/.bin/terser");
+    let mut c = sh::cmd(terser.to_str().unwrap());
+    c.arg(&full)
+        .args(["--compress", "--mangle", "--format", "ascii_only=true"])
+        .arg("-o")
+        .arg(&min);
+    sh::run(c)?;
+    read(&min)
+}
+
+/// The widget stylesheet through csso without restructuring: comments and
+/// spaces go, values get their shortest spelling, every rule stays where it
+/// was written.
+fn minify_css(css: &str) -> Result<String> {
+    let full = crate::build::wasm_pkg().join("widgets.css");
+    fs::write(&full, css).map_err(|e| format!("writing {}: {e}", full.display()))?;
+    const SCRIPT: &str = "const css = require('fs').readFileSync(process.argv[1], 'utf8'); \
+        process.stdout.write(require('csso').minify(css, { restructure: false }).css);";
+    let out = sh::cmd("node")
+        .current_dir(sh::root().join("xtask/npm"))
+        .args(["-e", SCRIPT])
+        .arg(&full)
+        .output()
+        .map_err(|e| format!("could not start node for csso: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "csso failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    String::from_utf8(out.stdout).map_err(|e| format!("csso wrote no UTF-8: {e}"))
 }
 
 fn read(path: &Path) -> Result<String> {

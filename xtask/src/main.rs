@@ -19,6 +19,7 @@ mod bench;
 mod build;
 mod check_output;
 mod embed;
+mod imports;
 mod serve;
 mod sh;
 mod test;

@@ -3,6 +3,7 @@
 //! Values are `f64` in base units (ns, bit/s, bytes, segments); a widget's
 //! scenario reads them typed, through [`crate::values::Values`].
 
+use sim_core::decimal::parse_f64;
 use sim_core::time::SimDuration;
 use sim_core::units::{
     format_bytes, format_duration, format_rate, parse_bytes, parse_duration, parse_rate,
@@ -97,8 +98,8 @@ impl ParamSpec {
                     Some(n) => (n.trim(), 0.01),
                     None => (t, 1.0),
                 };
-                match number.parse::<f64>() {
-                    Ok(v) if v.is_finite() => Ok(v * scale),
+                match parse_f64(number) {
+                    Some(v) if v.is_finite() => Ok(v * scale),
                     _ => Err(err(format!(
                         "`{t}` is not a probability (write 3e-5, 0.00003 or 0.003%)"
                     ))),

@@ -11,8 +11,10 @@ use crate::palette::Palette;
 use crate::series::bins::{BINS, Column};
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
-use plotters::element::DashedPathElement;
+use plotters::element::{DashedPathElement, MultiLineText};
 use plotters::prelude::*;
+use plotters::style::FontError;
+use plotters_backend::DrawingErrorKind;
 
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -62,7 +64,8 @@ impl Frame {
     }
 
     pub fn font(&self) -> TextStyle<'static> {
-        ("sans-serif", 12.0 * self.scale)
+        // By variant, not by name: see [`legend`].
+        (FontFamily::SansSerif, 12.0 * self.scale)
             .into_font()
             .color(&self.pal.fg)
     }
@@ -181,45 +184,62 @@ pub enum Key {
     Bar(ShapeStyle),
 }
 
-/// Adds a legend entry (the legend is drawn by [`legend`]).
-pub fn key<'a, DB: DrawingBackend + 'a>(
-    chart: &mut Chart<'a, DB>,
+/// Draws the legend in the upper left corner over a paper-coloured box: one
+/// line per entry, its key in front of its label.
+///
+/// Laid out exactly as plotters' series labels (`configure_series_labels`,
+/// which drew it before) lay it out, but from the entries given here: their
+/// drawing asks plotters for a font by name, which costs the wasm Unicode's
+/// lower-case tables (15 KB before gzip).
+pub fn legend<'a, DB: DrawingBackend + 'a>(
+    chart: &Chart<'a, DB>,
     f: &Frame,
-    label: &str,
-    key: Key,
+    entries: &[(&str, Key)],
 ) -> DrawResult<DB> {
-    let w = f.px(22.0);
-    let r = f.px(4.0);
-    let dash = f.px(5.0);
-    chart
-        .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
-        .label(label)
-        .legend(move |(x, y)| -> DynElement<'static, DB, (i32, i32)> {
-            match key {
-                Key::Line(s) => PathElement::new(vec![(x, y), (x + w, y)], s).into_dyn(),
-                Key::Dashed(s) => {
-                    DashedPathElement::new(vec![(x, y), (x + w, y)], dash, dash / 2, s).into_dyn()
-                }
-                Key::Circle(s) => Circle::new((x + w / 2, y), r, s).into_dyn(),
-                Key::Cross(s) => Cross::new((x + w / 2, y), r, s).into_dyn(),
-                Key::Triangle(s) => TriangleMarker::new((x + w / 2, y), r + 1, s).into_dyn(),
-                Key::Bar(s) => Rectangle::new([(x, y - r), (x + w, y + r)], s).into_dyn(),
-            }
-        });
+    let area = chart.plotting_area().strip_coord_spec();
+    let font = f.font();
+    let mut text = MultiLineText::<_, &str>::new((0, 0), &font);
+    for (label, _) in entries {
+        text.push_line(*label);
+    }
+    let font_error =
+        |e: FontError| DrawingAreaErrorKind::BackendError(DrawingErrorKind::FontError(Box::new(e)));
+    let (w, h) = text.estimate_dimension().map_err(font_error)?;
+    let (margin, key_w) = (f.px(6.0).max(0), f.px(28.0).max(0));
+    // plotters' `SeriesLabelPosition::UpperLeft`: 5 px from the corner.
+    let (x, y) = (5, 5);
+    let corners = [(x, y), (x + w + key_w + 2 * margin, y + h + 2 * margin)];
+    text.relocate((x + key_w + margin, y + margin));
+    let paper = ShapeStyle::from(f.pal.bg.mix(0.9)).filled();
+    area.draw(&Rectangle::new(corners, paper))?;
+    area.draw(&Rectangle::new(corners, f.line(f.pal.muted, 1.0)))?;
+    area.draw(&text)?;
+    let lines = text.compute_line_layout().map_err(font_error)?;
+    for (((_, y0), (_, y1)), (_, key)) in lines.into_iter().zip(entries) {
+        area.draw(&key_element::<DB>(*key, f, (x + margin, (y0 + y1) / 2)))?;
+    }
     Ok(())
 }
 
-/// Draws the legend in the upper left corner over a paper-coloured box.
-pub fn legend<'a, DB: DrawingBackend + 'a>(chart: &mut Chart<'a, DB>, f: &Frame) -> DrawResult<DB> {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .margin(f.px(6.0))
-        .legend_area_size(f.px(28.0))
-        .label_font(f.font())
-        .background_style(f.pal.bg.mix(0.9))
-        .border_style(f.line(f.pal.muted, 1.0))
-        .draw()
+/// A legend entry's key, its left end at `(x, y)`.
+pub fn key_element<DB: DrawingBackend>(
+    key: Key,
+    f: &Frame,
+    (x, y): (i32, i32),
+) -> DynElement<'static, DB, (i32, i32)> {
+    let w = f.px(22.0);
+    let r = f.px(4.0);
+    let dash = f.px(5.0);
+    match key {
+        Key::Line(s) => PathElement::new(vec![(x, y), (x + w, y)], s).into_dyn(),
+        Key::Dashed(s) => {
+            DashedPathElement::new(vec![(x, y), (x + w, y)], dash, dash / 2, s).into_dyn()
+        }
+        Key::Circle(s) => Circle::new((x + w / 2, y), r, s).into_dyn(),
+        Key::Cross(s) => Cross::new((x + w / 2, y), r, s).into_dyn(),
+        Key::Triangle(s) => TriangleMarker::new((x + w / 2, y), r + 1, s).into_dyn(),
+        Key::Bar(s) => Rectangle::new([(x, y - r), (x + w, y + r)], s).into_dyn(),
+    }
 }
 
 /// The vertical time cursor.

@@ -1,6 +1,7 @@
 //! Drawing, generic over the plotters backend: the browser draws on a canvas,
 //! native tests draw the same pictures as SVG and inspect them.
 
+pub mod backend;
 pub mod chart_frame;
 pub mod ladder;
 pub mod path_view;

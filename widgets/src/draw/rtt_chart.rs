@@ -65,9 +65,11 @@ pub fn draw<DB: DrawingBackend>(
     );
     frame::draw_paths(&mut chart, srtt_future, f.faint(SRTT_W))?;
     frame::draw_paths(&mut chart, srtt_past, srtt_style)?;
-    frame::key(&mut chart, &f, "RTT sample", Key::Circle(sample_style))?;
-    frame::key(&mut chart, &f, "srtt (smoothed)", Key::Line(srtt_style))?;
-    frame::legend(&mut chart, &f)?;
+    let entries = [
+        ("RTT sample", Key::Circle(sample_style)),
+        ("srtt (smoothed)", Key::Line(srtt_style)),
+    ];
+    frame::legend(&chart, &f, &entries)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }

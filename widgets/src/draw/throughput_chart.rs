@@ -66,11 +66,11 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         format!("delivered per {} ms", iv / 1e6)
     };
-    frame::key(&mut chart, &f, &label, Key::Bar(bar_style))?;
+    let mut entries = vec![(label.as_str(), Key::Bar(bar_style))];
     if show_link {
-        frame::key(&mut chart, &f, "bottleneck rate", Key::Dashed(link_style))?;
+        entries.push(("bottleneck rate", Key::Dashed(link_style)));
     }
-    frame::legend(&mut chart, &f)?;
+    frame::legend(&chart, &f, &entries)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }

@@ -67,8 +67,7 @@ pub fn draw<DB: DrawingBackend>(
     for past in [false, true] {
         draw_part(&mut chart, &f, data, &styles, &span, past)?;
     }
-    keys(&mut chart, &f, data, &styles)?;
-    frame::legend(&mut chart, &f)?;
+    frame::legend(&chart, &f, &entries(data, &styles))?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }
@@ -141,30 +140,24 @@ fn draw_part<'a, DB: DrawingBackend + 'a>(
 
 /// The legend's entries: data and the lines always, the rarer series when
 /// the run has any.
-#[inline(always)]
-fn keys<'a, DB: DrawingBackend + 'a>(
-    chart: &mut Chart<'a, DB>,
-    f: &Frame,
-    data: &TsgSeries,
-    styles: &Styles,
-) -> DrawResult<DB> {
+fn entries(data: &TsgSeries, styles: &Styles) -> Vec<(&'static str, Key)> {
     let present = |b: &Binned| !b.is_empty();
-    frame::key(chart, f, "data sent", Key::Line(styles.data))?;
+    let mut entries = vec![("data sent", Key::Line(styles.data))];
     if present(&data.retransmits) {
-        frame::key(chart, f, "retransmission", styles.retransmit_key())?;
+        entries.push(("retransmission", styles.retransmit_key()));
     }
     if present(&data.drops) {
-        frame::key(chart, f, "dropped", Key::Cross(styles.drop))?;
+        entries.push(("dropped", Key::Cross(styles.drop)));
     }
-    frame::key(chart, f, "ACK", Key::Line(styles.ack))?;
-    frame::key(chart, f, "receive window", Key::Dashed(styles.window))?;
+    entries.push(("ACK", Key::Line(styles.ack)));
+    entries.push(("receive window", Key::Dashed(styles.window)));
     if present(&data.sacks) {
-        frame::key(chart, f, "SACK blocks", Key::Line(styles.sack))?;
+        entries.push(("SACK blocks", Key::Line(styles.sack)));
     }
     if present(&data.zero_windows) {
-        frame::key(chart, f, "zero window", Key::Triangle(styles.zero))?;
+        entries.push(("zero window", Key::Triangle(styles.zero)));
     }
-    Ok(())
+    entries
 }
 
 struct Styles {

@@ -60,24 +60,17 @@ pub fn draw<DB: DrawingBackend>(
     for (past, style, dashed) in past_lines {
         draw_lines(&mut chart, &f, past, style, dashed)?;
     }
-    frame::key(&mut chart, &f, "cwnd", Key::Line(f.line(series(0), CWND_W)))?;
-    frame::key(
-        &mut chart,
-        &f,
-        "ssthresh",
-        Key::Dashed(f.line(series(5), SSTHRESH_W)),
-    )?;
-    frame::key(
-        &mut chart,
-        &f,
-        if f.narrow {
-            "outstanding"
-        } else {
-            "outstanding (snd_nxt − snd_una)"
-        },
-        Key::Line(f.line(series(2), OUTSTANDING_W)),
-    )?;
-    frame::legend(&mut chart, &f)?;
+    let outstanding = if f.narrow {
+        "outstanding"
+    } else {
+        "outstanding (snd_nxt − snd_una)"
+    };
+    let entries = [
+        ("cwnd", Key::Line(f.line(series(0), CWND_W))),
+        ("ssthresh", Key::Dashed(f.line(series(5), SSTHRESH_W))),
+        (outstanding, Key::Line(f.line(series(2), OUTSTANDING_W))),
+    ];
+    frame::legend(&chart, &f, &entries)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }

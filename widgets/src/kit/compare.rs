@@ -36,9 +36,10 @@ pub fn side_values(values: &[f64], compare: Option<(usize, f64)>, k: usize) -> V
 }
 
 /// Side `k`'s name in lower case, for element data, control ids and file
-/// names ("a", "b").
+/// names ("a", "b"). ASCII lower case: the names are ASCII, and Unicode's
+/// case tables would cost the wasm 15 KB.
 pub fn side_key(k: usize) -> String {
-    SIDE_NAMES[k].to_lowercase()
+    SIDE_NAMES[k].to_ascii_lowercase()
 }
 
 /// "A · Congestion control = bbr": side `k`'s name and its value of the

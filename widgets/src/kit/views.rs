@@ -2,6 +2,7 @@
 //! (canvas in the page, SVG for export and for native tests).
 
 use super::model::Model;
+use crate::draw::backend::Backend;
 use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
 use crate::palette::Palette;
 use crate::series::table::Table;
@@ -143,11 +144,13 @@ pub fn draw<DB: DrawingBackend>(
     }
 }
 
-/// The view as an SVG document, `w`×`h` pixels.
+/// The view as an SVG document, `w`×`h` pixels. Drawn through [`Backend`],
+/// as the page's canvases are, so the wasm holds one copy of the drawing.
 pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> String {
     let mut out = String::new();
     {
-        let area = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
+        let backend = Backend::Svg(SVGBackend::with_string(&mut out, (w, h)));
+        let area = backend.into_drawing_area();
         let _ = draw(&area, view, m, t_ns, m.end_ns, pal, 1.0);
         let _ = area.present();
     }

@@ -1,6 +1,8 @@
 //! A chart's numbers as a table: the accessible alternative to every chart
 //! (screen readers, copying into a spreadsheet) and what the CSV export writes.
 
+use sim_core::decimal::parse_f64;
+
 /// Rows a data table holds at most; longer series are decimated evenly.
 pub const TABLE_ROWS: usize = 2000;
 
@@ -74,7 +76,7 @@ impl Table {
                 && digits[0].is_ascii_digit()
                 && !(digits[0] == b'0' && digits.get(1).is_some_and(u8::is_ascii_digit))
                 && b[b.len() - 1].is_ascii_digit()
-                && s.parse::<f64>().is_ok_and(f64::is_finite);
+                && parse_f64(s).is_some_and(f64::is_finite);
             if json_number {
                 s.to_string()
             } else {

@@ -227,7 +227,9 @@ impl Layout {
     }
 
     fn font(&self, colour: &RGBColor) -> TextStyle<'static> {
-        ("sans-serif", self.font_px).into_font().color(colour)
+        (FontFamily::SansSerif, self.font_px)
+            .into_font()
+            .color(colour)
     }
 }
 
@@ -276,7 +278,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
     fn hosts(&self) -> Drawn<DB> {
         let (root, l, pal) = (self.root, &self.l, self.pal);
         let s = l.s;
-        let host_font = ("sans-serif", 13.0 * s).into_font().color(&pal.fg);
+        let host_font = (FontFamily::SansSerif, 13.0 * s).into_font().color(&pal.fg);
         for side in [Side::Client, Side::Server] {
             let x = l.x_of(side);
             root.draw(&Text::new(

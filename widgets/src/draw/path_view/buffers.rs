@@ -12,7 +12,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
     pub(super) fn buffer_bars(&self, on: &OnPath) -> Drawn<DB> {
         let (root, g, pal) = (self.root, &self.g, self.pal);
         let s = g.s;
-        let small = ("sans-serif", 11.0 * s).into_font().color(&pal.fg);
+        let small = (FontFamily::SansSerif, 11.0 * s).into_font().color(&pal.fg);
         let label_y = g.lanes_bottom + 4.0 * s;
         let (bar_y0, bar_y1) = (label_y + 15.0 * s, label_y + 25.0 * s);
         let halves = [(g.m, g.w / 2.0 - 6.0 * s), (g.w / 2.0 + 6.0 * s, g.w - g.m)];

@@ -346,7 +346,9 @@ impl Geometry {
 
     /// Type `css_px` high in `colour`.
     fn font(&self, css_px: f64, colour: &RGBColor) -> TextStyle<'static> {
-        ("sans-serif", css_px * self.s).into_font().color(colour)
+        (FontFamily::SansSerif, css_px * self.s)
+            .into_font()
+            .color(colour)
     }
 
     /// The queue box's top and bottom.

@@ -31,6 +31,7 @@ mod view;
 use super::browser::{self, ThemeWatch};
 use super::url_state;
 use super::views;
+use crate::draw::backend::Backend;
 use crate::params::Initial;
 use crate::theme;
 use export::Download;
@@ -236,7 +237,7 @@ fn themed_root(root: &NodeRef) -> Option<web_sys::Element> {
 
 /// Sizes the canvas backing store for the device-pixel ratio (plotters-canvas
 /// does not) and wraps it for plotters.
-fn sized_backend(canvas: &HtmlCanvasElement, ratio: f64) -> Option<CanvasBackend> {
+fn sized_backend(canvas: &HtmlCanvasElement, ratio: f64) -> Option<Backend<'static>> {
     let w = (canvas.client_width() as f64 * ratio).round() as u32;
     let h = (canvas.client_height() as f64 * ratio).round() as u32;
     if w == 0 || h == 0 {
@@ -248,5 +249,5 @@ fn sized_backend(canvas: &HtmlCanvasElement, ratio: f64) -> Option<CanvasBackend
     if canvas.height() != h {
         canvas.set_height(h);
     }
-    CanvasBackend::with_canvas_object(canvas.clone())
+    CanvasBackend::with_canvas_object(canvas.clone()).map(Backend::Canvas)
 }

@@ -14,6 +14,7 @@ use crate::kit::side::Side;
 use crate::kit::transport::{SPEEDS, Step};
 use crate::kit::views::View;
 use crate::slider::Slider;
+use sim_core::decimal::parse_f64;
 use web_sys::HtmlSelectElement;
 use widget_catalogue::WidgetSpec;
 use yew::html::Scope;
@@ -160,14 +161,14 @@ fn transport(ui: &Ui) -> Html {
     let end = s.clock.end_ns.max(1.0);
     let on_speed = link.callback(|e: Event| {
         let sel: HtmlSelectElement = e.target_unchecked_into();
-        Msg::Speed(sel.value().parse().unwrap_or(0.01))
+        Msg::Speed(parse_f64(&sel.value()).unwrap_or(0.01))
     });
     let speeds = SPEEDS.iter().map(|(v, label)| {
         html! { <option value={v.to_string()} selected={(s.clock.speed - v).abs() < 1e-12}>{ *label }</option> }
     });
     let on_scrub = link.callback(move |e: InputEvent| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Seek(input.value().parse::<f64>().unwrap_or(0.0) / 1000.0 * end)
+        Msg::Seek(parse_f64(&input.value()).unwrap_or(0.0) / 1000.0 * end)
     });
     let play = if s.clock.playing {
         html! { <button class="tw-play" onclick={link.callback(|_| Msg::PlayPause)} aria-label="Pause (space)">{ "❚❚ Pause" }</button> }
