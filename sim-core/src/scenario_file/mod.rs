@@ -50,7 +50,8 @@ mod values;
 pub use behaviour::SWITCHES;
 pub use schema::json_schema;
 pub use sections::{
-    AppSection, HostSection, PathSection, RouteSection, ScenarioFile, StackSection, Value, Writes,
+    AppSection, DropSection, HostSection, PathSection, RouteSection, ScenarioFile, StackSection,
+    Value, Writes,
 };
 
 use crate::config::{ConfigError, Kernel, Scenario};
