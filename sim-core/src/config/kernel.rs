@@ -103,8 +103,8 @@ impl Kernel {
     /// Flipping this alone (no switch implemented yet, so only today's
     /// sysctl defaults differ: `tcp_rmem[2]` 32 MiB, so window scale 10, and
     /// `rmem_max`/`wmem_max` 4 MiB) fails these, and each switch implemented
-    /// since adds its own (flip it and run `cargo test --workspace` for the
-    /// current list):
+    /// since adds its own (flip it and run `cargo test --workspace
+    /// --no-fail-fast` for the current list; checked on 2026-11-24):
     ///
     /// - `config::kernel::tests::a_host_that_names_no_kernel_is_the_model_until_the_flip`;
     /// - `config::host_settings::tests`: `a_host_as_booted_is_the_default_host_config`,
@@ -119,6 +119,10 @@ impl Kernel {
     ///   `scenario_file::tests_kernel::a_host_that_names_no_kernel_is_the_model_until_the_flip`;
     /// - `tests/cli.rs`: `csv_and_trace_formats_describe_the_same_run`,
     ///   `the_ss_line_describes_the_servers_socket`;
+    /// - `widget-catalogue`'s `presets_match_scenarios`: the slow-start
+    ///   widget's `small-buffer` preset file (`scenarios/slow-start-small-buffer.toml`)
+    ///   writes `tcp_rmem` up to 6 MiB where the widget keeps its era's
+    ///   ceiling (32 MiB today): the file's third value must follow;
     /// - outside the tests: every scenario's output (`/work/golden`), the
     ///   figures the chapters quote from the presets, and the scenario
     ///   appendix's "default without `kernel`" column.
