@@ -241,3 +241,67 @@ fn a_reader_that_stops_early_is_not_an_error() {
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn the_kernel_flag_sets_both_hosts_era_over_the_file() {
+    let file = scenarios().join("seed-004-512k-7ms.toml");
+    let ss = |extra: &[&str]| {
+        let mut args = vec!["run", file.to_str().unwrap(), "--format", "ss"];
+        args.extend_from_slice(extra);
+        let out = tcpsim(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Today's tcp_rmem[2] is 32 MiB (6.16): both SYNs offer scale 10, where
+    // 4.18's 6 MiB needs 7.
+    assert!(ss(&["--kernel", "today"]).starts_with("cubic wscale:10,10 "));
+    assert!(ss(&["--kernel", "4.18"]).starts_with("cubic wscale:7,7 "));
+    // The flag wins over the file: one that names 4.18 runs today's kernel.
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        "[app]",
+        "[client]\nkernel = \"4.18\"\n[server]\nkernel = \"4.18\"\n[app]",
+    );
+    let p = write_temp("kernel-flag", &text);
+    let out = tcpsim(&[
+        "run",
+        p.to_str().unwrap(),
+        "--format",
+        "ss",
+        "--kernel",
+        "today",
+    ]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        ss(&["--kernel", "today"])
+    );
+}
+
+#[test]
+fn an_unknown_kernel_is_refused_with_the_known_ones() {
+    let file = scenarios().join("seed-004-512k-7ms.toml");
+    let out = tcpsim(&["run", file.to_str().unwrap(), "--kernel", "4.19"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`4.19` is not a kernel the simulator knows"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(known: 2.6.32, 3.10, 4.18, 5.5, today)"),
+        "{err}"
+    );
+    // The same in a file, naming the key.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let p = write_temp(
+        "kernel",
+        &text.replace("[app]", "[server]\nkernel = \"6.18\"\n[app]"),
+    );
+    let out = tcpsim(&["run", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("key `server.kernel`: `6.18` is not a kernel the simulator knows (known: 2.6.32, 3.10, 4.18, 5.5, today)"), "{err}");
+}

@@ -32,6 +32,21 @@ fn generated() -> PathBuf {
     sh::root().join("src/generated")
 }
 
+/// The appendices' generated parts, from the tables in code: the widgets'
+/// parameter list ("Embedding a widget") and the Linux knobs reference.
+pub fn appendix_pages() -> Result {
+    let dir = generated();
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    write_if_changed(
+        &dir.join("widget-parameters.md"),
+        widget_catalogue::reference::markdown().as_bytes(),
+    )?;
+    write_if_changed(
+        &dir.join("linux-knobs.md"),
+        widget_catalogue::knob_reference::markdown().as_bytes(),
+    )
+}
+
 /// Builds the widget bundle: the wasm into `src/embed/`, the glue into
 /// `target/wasm-pkg/` for `crate::embed` to wrap.
 pub fn widgets() -> Result {

@@ -33,13 +33,7 @@ use std::path::Path;
 
 pub fn build() -> Result {
     let root = sh::root();
-    // The appendix's parameter list, from the widgets' own tables.
-    let generated = root.join("src/generated");
-    fs::create_dir_all(&generated).map_err(|e| format!("{}: {e}", generated.display()))?;
-    write(
-        &generated.join("widget-parameters.md"),
-        widget_catalogue::reference::markdown().as_bytes(),
-    )?;
+    crate::build::appendix_pages()?;
     let out = root.join("src/embed");
     let sources = root.join("widgets/embed");
     let glue = read(&crate::build::wasm_pkg().join("tcp_widgets.js"))?;

@@ -7,6 +7,7 @@
 //! tcpsim run FILE --format iperf --interval 1s        # iperf3-style per-interval report
 //! tcpsim run FILE --format ss                         # the server socket as `ss -tin` shows it
 //! tcpsim run FILE --format tcp-metrics                # the server's cache, as `ip tcp_metrics show`
+//! tcpsim run FILE --kernel 4.18                       # both hosts run another kernel era
 //! tcpsim schema                                       # JSON Schema of scenario files
 //! ```
 //!
@@ -16,6 +17,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 use sim_core::analysis::summarize;
+use sim_core::config::Kernel;
 use sim_core::report;
 use sim_core::scenario_file;
 use sim_core::sim::{self, Outcome};
@@ -43,6 +45,11 @@ enum Command {
         /// Report interval for `--format iperf`, e.g. "1s", "100ms".
         #[arg(long, default_value = "1s")]
         interval: String,
+        /// Both hosts run this kernel, whatever the file says: "today" (6.18),
+        /// "5.5", "4.18", "3.10" or "2.6.32". Its defaults come first, then the
+        /// file's sysctls, socket options and routes.
+        #[arg(long, value_parser = Kernel::parse)]
+        kernel: Option<Kernel>,
     },
     /// Print the JSON Schema of scenario files.
     Schema,
@@ -72,7 +79,8 @@ fn main() -> ExitCode {
             file,
             format,
             interval,
-        } => match run(&file, format, &interval) {
+            kernel,
+        } => match run(&file, format, &interval, kernel) {
             Ok(text) => emit(&text),
             Err(message) => {
                 eprintln!("tcpsim: {}: {message}", file.display());
@@ -96,11 +104,20 @@ fn emit(text: &str) -> ExitCode {
     }
 }
 
-fn run(file: &PathBuf, format: Format, interval: &str) -> Result<String, String> {
+fn run(
+    file: &PathBuf,
+    format: Format,
+    interval: &str,
+    kernel: Option<Kernel>,
+) -> Result<String, String> {
     let interval =
         sim_core::units::parse_duration(interval).map_err(|e| format!("--interval: {e}"))?;
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
-    let (spec, scenario) = scenario_file::parse(&text).map_err(|e| e.to_string())?;
+    let mut spec = scenario_file::read(&text).map_err(|e| e.to_string())?;
+    if let Some(k) = kernel {
+        spec.set_kernel(k);
+    }
+    let scenario = spec.to_scenario().map_err(|e| e.to_string())?;
     let result = sim::run(&scenario).map_err(|e| e.to_string())?;
     Ok(match format {
         Format::Csv => report::csv_series(&result),

@@ -163,6 +163,9 @@ pub struct HostConfig {
     /// Where this host's kernel behaves differently from others (its era's
     /// switches, see [`super::Kernel`]).
     pub behaviour: super::Behaviour,
+    /// The era the host was built for (`HostSettings::for_kernel`); `None`:
+    /// its settings named none (see [`super::Kernel::UNNAMED`]).
+    pub kernel: Option<super::Kernel>,
 }
 
 impl HostConfig {

@@ -82,12 +82,16 @@ pub struct HostSettings {
     syn_window_limit: Option<u32>,
     /// The kernel's behaviour switches (its era's, then any changed).
     behaviour: Behaviour,
+    /// The era the defaults and switches came from (`None`: none named).
+    kernel: Option<Kernel>,
 }
 
 impl Default for HostSettings {
-    /// A Linux 6.x host as booted: default sysctls, no socket option, no route attribute.
+    /// A host whose settings name no kernel, as booted: no socket option, no
+    /// route attribute; the era is [`Kernel::UNNAMED`] (the model, until the
+    /// flip).
     fn default() -> Self {
-        HostSettings::new(Sysctls::default())
+        HostSettings::for_era(Kernel::UNNAMED)
     }
 }
 
@@ -110,6 +114,7 @@ impl HostSettings {
             mss: DEFAULT_MSS,
             syn_window_limit: None,
             behaviour: Behaviour::model(),
+            kernel: None,
         }
     }
 
@@ -117,7 +122,30 @@ impl HostSettings {
     pub fn for_kernel(kernel: Kernel) -> Self {
         HostSettings {
             behaviour: kernel.behaviour(),
+            kernel: Some(kernel),
             ..HostSettings::new(kernel.sysctls())
+        }
+    }
+
+    /// A host running `kernel`, or with `None` the model: `Sysctls::default()`
+    /// and [`Behaviour::model`].
+    pub fn for_era(kernel: Option<Kernel>) -> Self {
+        match kernel {
+            Some(k) => HostSettings::for_kernel(k),
+            None => HostSettings::new(Sysctls::default()),
+        }
+    }
+
+    /// A host for an era chosen where "none" cannot be said: a widget's
+    /// `kernel` select, whose default is `today`. There `today` is the host
+    /// that names no kernel ([`HostSettings::default`]), so a widget at its
+    /// defaults keeps its output until the flip ([`Kernel::UNNAMED`]); after
+    /// it, this is [`HostSettings::for_kernel`].
+    pub fn for_kernel_choice(kernel: Kernel) -> Self {
+        if kernel == Kernel::Today {
+            HostSettings::default()
+        } else {
+            HostSettings::for_kernel(kernel)
         }
     }
 
@@ -286,6 +314,7 @@ impl HostSettings {
                 save_ssthresh: !self.sysctl.tcp_no_ssthresh_metrics_save,
             },
             behaviour: self.behaviour.clone(),
+            kernel: self.kernel,
         }
     }
 

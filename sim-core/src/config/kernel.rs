@@ -78,6 +78,56 @@ impl Kernel {
             .map(|i| Kernel::ALL[i])
     }
 
+    /// An era by the name a scenario file, `tcpsim run --kernel` or a widget
+    /// gives it; an unknown name gets a message listing the known ones.
+    pub fn parse(name: &str) -> Result<Kernel, String> {
+        Kernel::from_name(name.trim()).ok_or_else(|| {
+            format!(
+                "`{name}` is not a kernel the simulator knows (known: {})",
+                Kernel::NAMES.join(", ")
+            )
+        })
+    }
+
+    /// The era of a host whose settings name none: a scenario file's host
+    /// without `kernel`, `HostSettings::default()`, a widget at `kernel=today`.
+    ///
+    /// **The flip.** `None` means the model: `Sysctls::default()` (6.x
+    /// defaults before 6.16: `tcp_rmem[2]` 6 MiB, `rmem_max` 212992) with
+    /// [`Behaviour::model`], what the simulator did before it knew eras, so
+    /// that no output changes while the switches are implemented one by one.
+    /// Once every switch is, this becomes `Some(Kernel::Today)` and nothing
+    /// else needs to change for hosts to run today's Linux by default.
+    ///
+    /// The flip must then re-pin the tests that pin the model's figures.
+    /// Flipping this alone (no switch implemented yet, so only today's
+    /// sysctl defaults differ: `tcp_rmem[2]` 32 MiB, so window scale 10, and
+    /// `rmem_max`/`wmem_max` 4 MiB) fails these, and each switch implemented
+    /// since adds its own (flip it and run `cargo test --workspace
+    /// --no-fail-fast` for the current list; checked on 2026-11-24):
+    ///
+    /// - `config::kernel::tests::a_host_that_names_no_kernel_is_the_model_until_the_flip`;
+    /// - `config::host_settings::tests`: `a_host_as_booted_is_the_default_host_config`,
+    ///   `from_8_mib_the_setters_offer_the_window_scale_the_buffer_needs`,
+    ///   `so_rcvbuf_is_capped_at_rmem_max_before_it_is_doubled`,
+    ///   `so_sndbuf_is_doubled_capped_at_wmem_max_and_at_least_sock_min_sndbuf`,
+    ///   `the_slow_start_widget_gets_the_same_hosts_from_the_setters`,
+    ///   `the_window_scale_fits_max_of_tcp_rmem_2_and_rmem_max`;
+    /// - `scenario_file::tests`: `a_minimal_file_gives_linux_defaults`,
+    ///   `so_rcvbuf_is_doubled_capped_and_locks_autotuning`,
+    ///   `the_window_scale_fits_the_largest_buffer_the_socket_could_get`;
+    ///   `scenario_file::tests_kernel::a_host_that_names_no_kernel_is_the_model_until_the_flip`;
+    /// - `tests/cli.rs`: `csv_and_trace_formats_describe_the_same_run`,
+    ///   `the_ss_line_describes_the_servers_socket`;
+    /// - `widget-catalogue`'s `presets_match_scenarios`: the slow-start
+    ///   widget's `small-buffer` preset file (`scenarios/slow-start-small-buffer.toml`)
+    ///   writes `tcp_rmem` up to 6 MiB where the widget keeps its era's
+    ///   ceiling (32 MiB today): the file's third value must follow;
+    /// - outside the tests: every scenario's output (`/work/golden`), the
+    ///   figures the chapters quote from the presets, and the scenario
+    ///   appendix's "default without `kernel`" column.
+    pub const UNNAMED: Option<Kernel> = None;
+
     /// The sysctls a host of this kernel boots with. Only the kernel's own
     /// defaults: what a distribution's sysctl files change (systemd sets
     /// `default_qdisc = fq_codel`) is for the scenario to say.
@@ -278,9 +328,115 @@ pub enum Frto {
     Rfc5682,
 }
 
+/// Each switch value's name, as a scenario file's `[HOST.behaviour]` table
+/// writes it: `NAMES` in the order of `ALL`, with `name` and `from_name`.
+macro_rules! value_names {
+    ($($ty:ident { $($variant:ident = $name:literal),+ $(,)? })+) => {$(
+        impl $ty {
+            /// Every value, in the order of the names.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+            /// The values' names, in the order of `ALL`.
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)+
+                }
+            }
+
+            pub fn from_name(name: &str) -> Option<$ty> {
+                Self::ALL.iter().copied().find(|v| v.name() == name)
+            }
+        }
+    )+};
+}
+
+value_names! {
+    SendSkbs { PerMss = "per-mss", Gso = "gso" }
+    Tlp { Off = "off", V3_10 = "3.10", TwoJiffies = "2-jiffies", TwoMs = "2ms" }
+    Frto { Off = "off", Rfc4138 = "rfc4138", Rfc5682 = "rfc5682" }
+}
+
+impl InitialRwnd {
+    /// As `[HOST.behaviour]` writes it: `"20 segments"`, `"65535 bytes"` or
+    /// `"unlimited"`.
+    pub fn text(self) -> String {
+        match self {
+            InitialRwnd::Segments(n) => format!("{n} segments"),
+            InitialRwnd::Bytes(n) => format!("{n} bytes"),
+            InitialRwnd::Unlimited => "unlimited".into(),
+        }
+    }
+
+    /// Reads [`InitialRwnd::text`]'s forms back.
+    pub fn parse(text: &str) -> Result<InitialRwnd, String> {
+        let t = text.trim();
+        if t == "unlimited" {
+            return Ok(InitialRwnd::Unlimited);
+        }
+        let (n, unit) = t.split_once(' ').unwrap_or((t, ""));
+        let n: Option<u32> = n.parse().ok().filter(|n| *n > 0);
+        match (n, unit.trim()) {
+            (Some(n), "segments") => Ok(InitialRwnd::Segments(n)),
+            (Some(n), "bytes") => Ok(InitialRwnd::Bytes(n)),
+            _ => Err(format!(
+                "`{text}`: write \"N segments\", \"N bytes\" or \"unlimited\""
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_era_is_refused_with_the_known_ones() {
+        assert_eq!(Kernel::parse(" 4.18 "), Ok(Kernel::V4_18));
+        assert_eq!(
+            Kernel::parse("6.18").unwrap_err(),
+            "`6.18` is not a kernel the simulator knows (known: 2.6.32, 3.10, 4.18, 5.5, today)"
+        );
+    }
+
+    #[test]
+    fn every_switch_value_reads_back_from_its_name() {
+        for v in SendSkbs::ALL {
+            assert_eq!(SendSkbs::from_name(v.name()), Some(*v));
+        }
+        for v in Tlp::ALL {
+            assert_eq!(Tlp::from_name(v.name()), Some(*v));
+        }
+        for v in Frto::ALL {
+            assert_eq!(Frto::from_name(v.name()), Some(*v));
+        }
+        for v in [
+            InitialRwnd::Segments(10),
+            InitialRwnd::Bytes(65_535),
+            InitialRwnd::Unlimited,
+        ] {
+            assert_eq!(InitialRwnd::parse(&v.text()), Ok(v));
+        }
+        assert!(InitialRwnd::parse("20").is_err());
+        assert!(InitialRwnd::parse("0 segments").is_err());
+    }
+
+    #[test]
+    fn a_host_that_names_no_kernel_is_the_model_until_the_flip() {
+        use crate::config::HostSettings;
+        assert_eq!(Kernel::UNNAMED, None);
+        let host = HostSettings::default().derive();
+        assert_eq!(host, HostSettings::new(Sysctls::default()).derive());
+        assert_eq!((host.behaviour, host.kernel), (Behaviour::model(), None));
+        // A widget's `today` is that host; its other eras are their own.
+        assert_eq!(
+            HostSettings::for_kernel_choice(Kernel::Today),
+            HostSettings::default()
+        );
+        let old = HostSettings::for_kernel_choice(Kernel::V3_10).derive();
+        assert_eq!(old.kernel, Some(Kernel::V3_10));
+        assert_eq!(old.behaviour, Kernel::V3_10.behaviour());
+    }
 
     #[test]
     fn names_read_back() {

@@ -18,11 +18,14 @@
 //! - `host_settings.rs`: [`HostSettings`], the setters and `finish()`.
 //! - `host.rs`: [`HostConfig`], the derived settings the socket reads.
 //! - `app.rs`: [`RequestResponse`], what the applications write.
+//! - `kernel.rs`: [`Kernel`], the eras, their defaults and behaviour switches.
+//! - `knobs/`: the Linux knobs the book touches, in one table.
 
 mod app;
 mod host;
 mod host_settings;
 mod kernel;
+pub mod knobs;
 mod path;
 mod sysctl;
 

@@ -1,126 +1,101 @@
-//! `[client]` and `[server]`: sysctls, socket options, route attributes and
-//! the stack's behaviour, read by their Linux names and handed to
-//! [`HostSettings`]' setters. What the kernel derives from them (the doubled
-//! `SO_RCVBUF`, the window scale, the SYN window) is `HostSettings::finish`'s
-//! business, not the reader's.
+//! `[client]` and `[server]`: the kernel era, sysctls, socket options, route
+//! attributes, the stack's behaviour and single behaviour switches, read by
+//! their Linux names and handed to [`HostSettings`]' setters. Which sysctls,
+//! socket options and route attributes exist, and which setter each value
+//! goes to, is the knobs table's ([`crate::config::knobs`]). What the kernel
+//! derives from them (the doubled `SO_RCVBUF`, the window scale, the SYN
+//! window) is `HostSettings::finish`'s business, not the reader's.
 
 use super::values::{bytes, flag, int, three_sizes};
 use super::{FileError, HostSection, RouteSection, StackSection, Value, err};
-use crate::cc::Algorithm;
-use crate::config::{DelayedAck, HostConfig, HostSettings, Nagle, Qdisc};
+use crate::config::knobs::{self, Family, Setter};
+use crate::config::{DelayedAck, HostConfig, HostSettings, Kernel, Nagle};
 use crate::time::SimDuration;
 use crate::units::parse_duration;
 
-/// Sysctls this version models, per host.
-pub const KNOWN_SYSCTLS: &[&str] = &[
-    "net.core.default_qdisc",
-    "net.core.rmem_max",
-    "net.core.wmem_max",
-    "net.ipv4.tcp_adv_win_scale",
-    "net.ipv4.tcp_congestion_control",
-    "net.ipv4.tcp_moderate_rcvbuf",
-    "net.ipv4.tcp_no_metrics_save",
-    "net.ipv4.tcp_no_ssthresh_metrics_save",
-    "net.ipv4.tcp_retries2",
-    "net.ipv4.tcp_rmem",
-    "net.ipv4.tcp_sack",
-    "net.ipv4.tcp_slow_start_after_idle",
-    "net.ipv4.tcp_window_scaling",
-    "net.ipv4.tcp_wmem",
-];
-
-/// Socket options this version models.
-pub const KNOWN_SOCKOPTS: &[&str] = &[
-    "SO_RCVBUF",
-    "SO_SNDBUF",
-    "TCP_CORK",
-    "TCP_NODELAY",
-    "TCP_QUICKACK",
-];
 impl HostSection {
-    /// One host's settings: the sysctls, then the socket options (each table
-    /// in key order), the route and the stack; errors name the first bad key.
+    /// One host's settings: its era's defaults first (`kernel`), then the
+    /// sysctls and the socket options (each table in key order), the route,
+    /// the stack and the behaviour switches; errors name the first bad key.
     pub(super) fn to_config(&self, host: &str, mss: u32) -> Result<HostConfig, FileError> {
-        let mut settings = HostSettings::default();
+        let mut settings = match &self.kernel {
+            Some(name) => HostSettings::for_kernel(
+                Kernel::parse(name).map_err(|m| err(format!("{host}.kernel"), m))?,
+            ),
+            None => HostSettings::default(),
+        };
         settings.set_mss(mss);
         for (name, v) in &self.sysctl {
-            set_sysctl(&mut settings, &format!("{host}.sysctl.\"{name}\""), name, v)?;
+            let key = format!("{host}.sysctl.\"{name}\"");
+            set_knob(&mut settings, &key, Family::Sysctl, name, v)?;
         }
         for (name, v) in &self.sockopt {
-            set_sockopt(&mut settings, &format!("{host}.sockopt.{name}"), name, v)?;
+            let key = format!("{host}.sockopt.{name}");
+            set_knob(&mut settings, &key, Family::SocketOption, name, v)?;
         }
         self.route.set(&mut settings, host)?;
         self.stack.set(&mut settings, host)?;
+        for (name, v) in &self.behaviour {
+            let key = format!("{host}.behaviour.{name}");
+            super::behaviour::set_switch(&mut settings, &key, name, v)?;
+        }
         Ok(settings.finish().map_err(|e| e.within(host))?)
     }
 }
 
-/// `sysctl -w name=value`.
-fn set_sysctl(s: &mut HostSettings, key: &str, name: &str, v: &Value) -> Result<(), FileError> {
-    match name {
-        "net.ipv4.tcp_congestion_control" => {
-            let Value::Text(cc) = v else {
-                return Err(err(key, "expected a name such as \"reno\""));
-            };
-            s.set_tcp_congestion_control(
-                Algorithm::by_name(cc).map_err(|e| err(key, e.to_string()))?,
-            );
-        }
-        "net.ipv4.tcp_rmem" => s.set_tcp_rmem(three_sizes(key, v)?),
-        "net.ipv4.tcp_moderate_rcvbuf" => s.set_tcp_moderate_rcvbuf(flag(key, v)?),
-        "net.ipv4.tcp_slow_start_after_idle" => s.set_tcp_slow_start_after_idle(flag(key, v)?),
-        "net.ipv4.tcp_window_scaling" => s.set_tcp_window_scaling(flag(key, v)?),
-        "net.ipv4.tcp_sack" => s.set_tcp_sack(flag(key, v)?),
-        "net.core.default_qdisc" => {
-            let qdisc = match v {
-                Value::Text(q) => Qdisc::by_name(q),
-                Value::Int(_) => None,
-            };
-            s.set_default_qdisc(qdisc.ok_or_else(|| {
-                err(
-                    key,
-                    "expected \"fq\", \"fq_codel\", \"pfifo_fast\" or \"pfifo\"",
-                )
-            })?);
-        }
-        "net.ipv4.tcp_no_metrics_save" => s.set_tcp_no_metrics_save(flag(key, v)?),
-        "net.ipv4.tcp_no_ssthresh_metrics_save" => {
-            s.set_tcp_no_ssthresh_metrics_save(flag(key, v)?)
-        }
-        "net.ipv4.tcp_retries2" => s.set_tcp_retries2(
-            u32::try_from(int(key, v)?).map_err(|_| err(key, "must not be negative"))?,
+/// `sysctl -w name=value`, `setsockopt(fd, level, name, value)`, `ip route
+/// change ... name value`: the knob's setter from the table, with the value
+/// read as the setter takes it.
+fn set_knob(
+    s: &mut HostSettings,
+    key: &str,
+    family: Family,
+    name: &str,
+    v: &Value,
+) -> Result<(), FileError> {
+    let setter = family.knobs().iter().find(|k| k.name == name);
+    let Some(setter) = setter.and_then(|k| k.setter()) else {
+        return Err(not_modelled(key, family, name));
+    };
+    match setter {
+        Setter::Flag(set) => set(s, flag(key, v)?),
+        Setter::Bytes(set) => set(s, bytes(key, v)?),
+        Setter::Sizes(set) => set(s, three_sizes(key, v)?),
+        Setter::Count(set) => set(
+            s,
+            u32::try_from(int(key, v)?)
+                .map_err(|_| err(key, "must be a whole number from 0 to 4294967295"))?,
         ),
-        "net.ipv4.tcp_adv_win_scale" => s
-            .set_tcp_adv_win_scale(int(key, v)?)
-            .map_err(|e| err(key, e.message))?,
-        "net.core.rmem_max" => s.set_rmem_max(bytes(key, v)?),
-        "net.core.wmem_max" => s.set_wmem_max(bytes(key, v)?),
-        "net.ipv4.tcp_wmem" => s.set_tcp_wmem(three_sizes(key, v)?),
-        other => return Err(not_modelled(key, "sysctl", other, KNOWN_SYSCTLS)),
-    }
-    Ok(())
-}
-
-/// `setsockopt(fd, level, name, value)`.
-fn set_sockopt(s: &mut HostSettings, key: &str, name: &str, v: &Value) -> Result<(), FileError> {
-    match name {
-        "SO_RCVBUF" => s.set_so_rcvbuf(bytes(key, v)?),
-        "SO_SNDBUF" => s.set_so_sndbuf(bytes(key, v)?),
-        "TCP_CORK" => s.set_tcp_cork(flag(key, v)?),
-        "TCP_NODELAY" => s.set_tcp_nodelay(flag(key, v)?),
-        "TCP_QUICKACK" => s.set_tcp_quickack(flag(key, v)?),
-        other => return Err(not_modelled(key, "socket option", other, KNOWN_SOCKOPTS)),
+        Setter::Int(set) => set(s, int(key, v)?).map_err(|m| err(key, m))?,
+        Setter::Name(set) => {
+            let name = match v {
+                Value::Text(t) => t.clone(),
+                Value::Int(i) => i.to_string(),
+            };
+            set(s, &name).map_err(|m| err(key, m))?
+        }
     }
     Ok(())
 }
 
 /// A key this version does not model, with the ones it does.
-fn not_modelled(key: &str, what: &str, name: &str, known: &[&str]) -> FileError {
+fn not_modelled(key: &str, family: Family, name: &str) -> FileError {
+    let what = match family {
+        Family::Sysctl => "sysctl",
+        Family::SocketOption => "socket option",
+        Family::RouteAttribute => "route attribute",
+        Family::Command => "command",
+    };
+    let listed = if knobs::named(name).is_some() {
+        " (the Linux knobs reference says what it does)"
+    } else {
+        ""
+    };
     err(
         key,
         format!(
-            "{what} `{name}` is not modelled (known: {})",
-            known.join(", ")
+            "{what} `{name}` is not modelled{listed}; known: {}",
+            knobs::scenario_keys(family).join(", ")
         ),
     )
 }
@@ -128,23 +103,18 @@ fn not_modelled(key: &str, what: &str, name: &str, known: &[&str]) -> FileError 
 impl RouteSection {
     /// `ip route change ... initcwnd N initrwnd N quickack 1`.
     fn set(&self, s: &mut HostSettings, host: &str) -> Result<(), FileError> {
-        if let Some(n) = self.initrwnd {
-            s.set_route_initrwnd(n);
-        }
-        if let Some(n) = self.initcwnd {
-            s.set_route_initcwnd(n);
-        }
-        match self.quickack {
-            None | Some(0) => Ok(()),
-            Some(1) => {
-                s.set_route_quickack(true);
-                Ok(())
+        let attributes = [
+            ("initcwnd", self.initcwnd),
+            ("initrwnd", self.initrwnd),
+            ("quickack", self.quickack),
+        ];
+        for (name, value) in attributes {
+            if let Some(v) = value {
+                let key = format!("{host}.route.{name}");
+                set_knob(s, &key, Family::RouteAttribute, name, &Value::Int(v.into()))?;
             }
-            Some(x) => Err(err(
-                format!("{host}.route.quickack"),
-                format!("{x} is outside the allowed range 0 to 1"),
-            )),
         }
+        Ok(())
     }
 }
 

@@ -11,6 +11,9 @@
 //! [server.route]
 //! initcwnd = 10                                  # ip route ... initcwnd 10
 //!
+//! [client]
+//! kernel = "5.5"                                 # the era: its defaults, then the keys below
+//!
 //! [client.sysctl]
 //! "net.ipv4.tcp_rmem" = "4096 131072 6291456"    # sysctl -w net.ipv4.tcp_rmem=...
 //!
@@ -32,24 +35,26 @@
 //! The reader only parses: `sections.rs` holds the file's shape (serde
 //! structs), `path.rs`, `host.rs` and `app.rs` turn each section into the
 //! simulator's settings, calling [`crate::config::HostSettings`]' setters for
-//! a host's Linux knobs, `values.rs` reads sysctl-style values, `schema.rs`
-//! gives the JSON Schema.
+//! a host's Linux knobs (which ones exist is the knobs table's,
+//! [`crate::config::knobs`]), `behaviour.rs` reads single behaviour switches,
+//! `values.rs` reads sysctl-style values, `schema.rs` gives the JSON Schema.
 
 mod app;
+mod behaviour;
 mod host;
 mod path;
 mod schema;
 mod sections;
 mod values;
 
-pub use host::{KNOWN_SOCKOPTS, KNOWN_SYSCTLS};
+pub use behaviour::SWITCHES;
 pub use schema::json_schema;
 pub use sections::{
     AppSection, DropSection, HostSection, PathSection, RouteSection, ScenarioFile, StackSection,
     Value, Writes,
 };
 
-use crate::config::{ConfigError, Scenario};
+use crate::config::{ConfigError, Kernel, Scenario};
 use crate::units::parse_duration;
 
 /// The format version this code reads.
@@ -93,15 +98,30 @@ fn err(key: impl Into<String>, message: impl Into<String>) -> FileError {
 
 /// Parses and checks a scenario file's text.
 pub fn parse(text: &str) -> Result<(ScenarioFile, Scenario), FileError> {
-    let file: ScenarioFile = toml::from_str(text).map_err(|e| FileError {
-        key: None,
-        message: e.to_string().trim_end().to_string(),
-    })?;
+    let file = read(text)?;
     let scenario = file.to_scenario()?;
     Ok((file, scenario))
 }
 
+/// Reads a scenario file's text as written, checking only its shape: what
+/// [`ScenarioFile::to_scenario`] then checks and builds, after any change
+/// (`tcpsim run --kernel`).
+pub fn read(text: &str) -> Result<ScenarioFile, FileError> {
+    toml::from_str(text).map_err(|e| FileError {
+        key: None,
+        message: e.to_string().trim_end().to_string(),
+    })
+}
+
 impl ScenarioFile {
+    /// Both hosts run `kernel`, whatever the file says (`tcpsim run
+    /// --kernel`): its defaults come first, then the file's own settings.
+    pub fn set_kernel(&mut self, kernel: Kernel) {
+        for host in [&mut self.client, &mut self.server] {
+            host.kernel = Some(kernel.name().to_string());
+        }
+    }
+
     /// Builds the simulator's scenario, checking every value.
     pub fn to_scenario(&self) -> Result<Scenario, FileError> {
         if self.format != FORMAT {
@@ -140,3 +160,5 @@ impl ScenarioFile {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_kernel;

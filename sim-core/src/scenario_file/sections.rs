@@ -128,6 +128,12 @@ pub struct DropSection {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HostSection {
+    /// The Linux the host runs: "today" (6.18) or a seed article's kernel,
+    /// "5.5", "4.18", "3.10" or "2.6.32". Its sysctl defaults and behaviour
+    /// come first; the tables below change them. Unset: the simulator's
+    /// model, which becomes "today" once every behaviour is implemented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
     /// sysctl names, e.g. "net.ipv4.tcp_rmem" = "4096 131072 6291456".
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sysctl: BTreeMap<String, Value>,
@@ -140,6 +146,10 @@ pub struct HostSection {
     /// Behaviour of a stack other than Linux, for cases that describe one.
     #[serde(default)]
     pub stack: StackSection,
+    /// Single behaviour switches over the era's, where Linux changed between
+    /// kernels, e.g. tlp = "off" or send_skbs = "per-mss".
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub behaviour: BTreeMap<String, Value>,
 }
 
 /// Where a case describes another TCP stack (BSD, macOS, Windows), these name

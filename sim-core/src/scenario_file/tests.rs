@@ -5,7 +5,8 @@ use super::{RMEM_MAX_DEFAULT, parse};
 use crate::config::{DelayedAck, Nagle, Scenario};
 use crate::time::SimDuration;
 
-const MINIMAL: &str = r#"
+/// A file with only the required keys.
+pub(super) const MINIMAL: &str = r#"
 format = 1
 [path]
 rate = "1Gbit"

@@ -11,6 +11,7 @@
 //! what a parameter means.
 
 mod check;
+pub mod knob_reference;
 mod param;
 mod presets;
 pub mod reference;

@@ -40,6 +40,9 @@ pub struct ParamSpec {
     pub default: f64,
     /// Slide on a log scale (sizes, rates, RTT span decades).
     pub log: bool,
+    /// The Linux knob the parameter sets, by its name in sim-core's knobs
+    /// table (`net.ipv4.tcp_rmem`, `initcwnd`), which `help` names too.
+    pub knob: Option<&'static str>,
 }
 
 // Specs are static tables: two are the same when they name the same thing.

@@ -4,6 +4,7 @@
 //! it to `src/generated/widget-parameters.md`, which the appendix includes.
 
 use crate::{COMMON_KEYS, Kind, VIEW_NAMES, WIDGETS, WidgetSpec};
+use sim_core::config::knobs;
 use std::fmt::Write;
 
 /// Markdown: one table per widget, then the settings every widget takes.
@@ -39,9 +40,14 @@ fn widget_table(out: &mut String, w: &WidgetSpec) {
                 .join(", "),
             _ => format!("{} to {}", p.format(p.min), p.format(p.max)),
         };
+        // The knob it sets, linked to its entry in the knobs appendix.
+        let knob = match p.knob.and_then(knobs::named) {
+            Some(k) => format!(" ([`{}`](appendix-linux-knobs.md#{}))", k.name, k.anchor()),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "| `{}` | {}: {} | {range} | {} |",
+            "| `{}` | {}: {}{knob} | {range} | {} |",
             p.name,
             p.label,
             p.help,
@@ -108,6 +114,21 @@ mod tests {
         }
         for key in COMMON_KEYS {
             assert!(md.contains(&format!("| `{key}` |")), "{key}");
+        }
+    }
+
+    #[test]
+    fn a_parameter_names_the_knob_it_sets_and_links_its_entry() {
+        for p in WIDGETS.iter().flat_map(|w| w.params) {
+            let Some(name) = p.knob else { continue };
+            let knob = knobs::named(name)
+                .unwrap_or_else(|| panic!("{}: `{name}` is not in the knobs table", p.name));
+            // The help a reader hears from the slider names it too (its last
+            // part: `tcp_rmem[1]` for `net.ipv4.tcp_rmem`).
+            let short = name.rsplit('.').next().unwrap();
+            assert!(p.help.contains(short), "{}: {}", p.name, p.help);
+            let link = format!("([`{name}`](appendix-linux-knobs.md#{}))", knob.anchor());
+            assert!(markdown().contains(&link), "{link}");
         }
     }
 }

@@ -120,6 +120,17 @@ impl Choice for sim_core::cc::Kind {
     }
 }
 
+/// The kernel era both hosts run, from sim-core's one list of eras.
+impl Choice for sim_core::config::Kernel {
+    const NAMES: &'static [&'static str] = &sim_core::config::Kernel::NAMES;
+    fn from_index(index: usize) -> Option<Self> {
+        sim_core::config::Kernel::ALL.get(index).copied()
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// One parameter of a widget, typed by what it holds. Declared as a `const`
 /// in the widget's module:
 ///
@@ -154,6 +165,7 @@ impl<K: ParamKind> Param<K> {
                 max,
                 default: 0.0,
                 log: false,
+                knob: None,
             },
             kind: PhantomData,
         }
@@ -175,6 +187,13 @@ impl<K: ParamKind> Param<K> {
     /// Slide on a log scale (sizes, rates and RTTs span decades).
     pub const fn log_scale(mut self) -> Self {
         self.spec.log = true;
+        self
+    }
+
+    /// The Linux knob the parameter sets, by its name in the knobs table
+    /// (`sim_core::config::knobs`); the help should name it too.
+    pub const fn knob(mut self, name: &'static str) -> Self {
+        self.spec.knob = Some(name);
         self
     }
 }

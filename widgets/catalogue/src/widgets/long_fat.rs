@@ -4,10 +4,11 @@
 //! them to; lowering them shows a buffer, not congestion control, setting
 //! the rate.
 
+use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
 use crate::values::{Bytes, Duration, Param, Rate, Ratio, Values};
 use sim_core::cc;
-use sim_core::config::{HostSettings, PathConfig, Qdisc, Scenario};
+use sim_core::config::{HostSettings, Kernel, PathConfig, Qdisc, Scenario};
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "long-fat",
@@ -21,6 +22,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         WMEM.spec,
         RMEM.spec,
         DURATION.spec,
+        KERNEL.spec,
     ],
     presets: PRESETS,
     values_of,
@@ -38,7 +40,8 @@ pub const CC: Param<cc::Kind> = Param::new(
     "net.ipv4.tcp_congestion_control; BBR runs with the fq qdisc",
 )
 // CUBIC, as distributions ship `net.ipv4.tcp_congestion_control`.
-.default(cc::Kind::Cubic as usize as f64);
+.default(cc::Kind::Cubic as usize as f64)
+.knob("net.ipv4.tcp_congestion_control");
 
 pub const RTT: Param<Duration> = Param::new("rtt", "RTT", "round-trip propagation delay")
     .range(1.0 * MS, 400.0 * MS)
@@ -77,7 +80,8 @@ pub const WMEM: Param<Bytes> = Param::new(
 .range(64.0 * KIB, 256.0 * MIB)
 // Seed 003's: 25 MiB.
 .default(26_214_400.0)
-.log_scale();
+.log_scale()
+.knob("net.ipv4.tcp_wmem");
 
 pub const RMEM: Param<Bytes> = Param::new(
     "rmem",
@@ -87,7 +91,8 @@ pub const RMEM: Param<Bytes> = Param::new(
 .range(64.0 * KIB, 256.0 * MIB)
 // Seed 003's: 34,952,000 B (about 33 MiB).
 .default(34_952_000.0)
-.log_scale();
+.log_scale()
+.knob("net.ipv4.tcp_rmem");
 
 pub const DURATION: Param<Duration> =
     Param::new("duration", "Duration", "how long the flow sends")
@@ -124,13 +129,14 @@ fn scenario(v: &Values) -> Scenario {
     s.app.request = vec![100];
     s.app.response = vec![2_000_000_000];
     let cc = v.choice(CC);
-    let mut server = HostSettings::default();
+    let kernel = v.choice(KERNEL);
+    let mut server = HostSettings::for_kernel_choice(kernel);
     server.set_tcp_congestion_control(cc.algorithm());
     if cc == cc::Kind::Bbr {
         // BBR as its authors deploy it, paced by the fq qdisc (seed 003 too).
         server.set_default_qdisc(Qdisc::Fq);
     }
-    let mut client = HostSettings::default();
+    let mut client = HostSettings::for_kernel_choice(kernel);
     sim_core::benchmarks::raise_ceilings(&mut server, &mut client, v.bytes(WMEM), v.bytes(RMEM));
     s.server = server.derive();
     s.client = client.derive();
@@ -148,5 +154,6 @@ fn values_of(s: &Scenario) -> Values {
     v.set(WMEM, s.server.sender.sndbuf_max);
     v.set(RMEM, s.client.receiver.rcvbuf_max);
     v.set(DURATION, s.time_limit);
+    v.set(KERNEL, s.server.kernel.unwrap_or(Kernel::Today));
     v
 }

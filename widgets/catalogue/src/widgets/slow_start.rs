@@ -2,9 +2,10 @@
 //! flights double each round trip until the path, the receiver's window or
 //! the transfer's end stops them (seed 004's captures).
 
+use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
 use crate::values::{Bytes, Count, Duration, Param, Rate, Values};
-use sim_core::config::{HostSettings, PAGE_SIZE, PathConfig, Scenario, TCP_RMEM_MAX};
+use sim_core::config::{HostSettings, Kernel, PAGE_SIZE, PathConfig, Scenario};
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "slow-start",
@@ -17,6 +18,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         SIZE.spec,
         RWND.spec,
         RCVBUF.spec,
+        KERNEL.spec,
     ],
     presets: PRESETS,
     values_of,
@@ -44,10 +46,11 @@ pub const MSS: Param<Count> = Param::new("mss", "MSS", "payload bytes per segmen
 pub const INITCWND: Param<Count> = Param::new(
     "initcwnd",
     "initcwnd",
-    "initial congestion window in segments",
+    "initial congestion window in segments, the server route's initcwnd",
 )
 .range(1.0, 100.0)
-.default(10.0);
+.default(10.0)
+.knob("initcwnd");
 
 pub const SIZE: Param<Bytes> = Param::new("size", "Transfer size", "bytes the server sends")
     .range(KIB, 64.0 * MIB)
@@ -69,7 +72,8 @@ pub const RCVBUF: Param<Bytes> = Param::new(
 )
 .range(4096.0, 32.0 * MIB)
 .default(131072.0)
-.log_scale();
+.log_scale()
+.knob("net.ipv4.tcp_rmem");
 
 const PRESETS: &[Preset] = &[
     Preset {
@@ -111,19 +115,22 @@ const PRESETS: &[Preset] = &[
 ];
 
 /// One response on a new connection, over a symmetric path. The hosts are
-/// Linux defaults with the sliders applied through the same setters a
-/// scenario file's keys use, so the kernel's rules (window scale, SYN window)
-/// hold at every slider setting.
+/// the chosen kernel's, booted with its defaults, with the sliders applied
+/// through the same setters a scenario file's keys use, so the kernel's
+/// rules (window scale, SYN window) hold at every slider setting.
 fn scenario(v: &Values) -> Scenario {
+    let kernel = v.choice(KERNEL);
     let mss = v.count(MSS);
-    let mut server = HostSettings::default();
+    let mut server = HostSettings::for_kernel_choice(kernel);
     server.set_mss(mss);
     server.set_route_initcwnd(v.count(INITCWND));
     let rcvbuf = v.bytes(RCVBUF);
-    let mut client = HostSettings::default();
+    let mut client = HostSettings::for_kernel_choice(kernel);
     client.set_mss(mss);
-    // tcp_rmem[1] from the slider, its ceiling never below it so autotuning can still grow it.
-    client.set_tcp_rmem([PAGE_SIZE, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
+    // tcp_rmem[1] from the slider; the ceiling the kernel's tcp_rmem[2], but
+    // never below it, so autotuning can still grow the buffer.
+    let ceiling = client.derive().receiver.rcvbuf_max;
+    client.set_tcp_rmem([PAGE_SIZE, rcvbuf, ceiling.max(rcvbuf)]);
     // The slider asks for a SYN window; as in Linux the buffer may allow less
     // (`tcp_select_initial_window`).
     client.set_syn_window_limit(u32::try_from(v.bytes(RWND)).unwrap_or(u32::MAX));
@@ -147,5 +154,6 @@ fn values_of(s: &Scenario) -> Values {
     v.set(SIZE, s.app.response_bytes());
     v.set(RWND, u64::from(s.client.receiver.syn_window));
     v.set(RCVBUF, s.client.receiver.rcvbuf);
+    v.set(KERNEL, s.server.kernel.unwrap_or(Kernel::Today));
     v
 }

@@ -1,0 +1,76 @@
+//! `[HOST.behaviour]`: single behaviour switches over the era's, each by its
+//! field name in [`Behaviour`], for a scenario that mixes kernels' rules
+//! (today's sysctls with 4.18's tail-loss probe, say). The values' names are
+//! the switches' own (`SendSkbs::NAMES`, ...).
+//!
+//! [`Behaviour`]: crate::config::Behaviour
+
+use super::values::flag;
+use super::{FileError, Value, err};
+use crate::config::{Frto, HostSettings, InitialRwnd, SendSkbs, Tlp};
+
+/// The switches a `[HOST.behaviour]` table takes, one per field of
+/// `Behaviour`.
+pub const SWITCHES: &[&str] = &[
+    "send_skbs",
+    "initial_rwnd",
+    "ack_pushed_full_segment",
+    "tlp",
+    "frto",
+    "rack",
+    "rcvbuf_lock_clamps_wscale",
+];
+
+/// Sets one switch.
+pub(super) fn set_switch(
+    s: &mut HostSettings,
+    key: &str,
+    name: &str,
+    v: &Value,
+) -> Result<(), FileError> {
+    match name {
+        "send_skbs" => s.set_send_skbs(named(key, v, SendSkbs::NAMES, SendSkbs::from_name)?),
+        "initial_rwnd" => {
+            s.set_initial_rwnd(InitialRwnd::parse(text(key, v)?).map_err(|m| err(key, m))?)
+        }
+        "ack_pushed_full_segment" => s.set_ack_pushed_full_segment(flag(key, v)?),
+        "tlp" => s.set_tlp(named(key, v, Tlp::NAMES, Tlp::from_name)?),
+        "frto" => s.set_frto(named(key, v, Frto::NAMES, Frto::from_name)?),
+        "rack" => s.set_rack(flag(key, v)?),
+        "rcvbuf_lock_clamps_wscale" => s.set_rcvbuf_lock_clamps_wscale(flag(key, v)?),
+        other => {
+            return Err(err(
+                key,
+                format!(
+                    "`{other}` is not a behaviour switch (known: {})",
+                    SWITCHES.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The value as text: switches' values are names.
+fn text<'v>(key: &str, v: &'v Value) -> Result<&'v str, FileError> {
+    match v {
+        Value::Text(t) => Ok(t),
+        Value::Int(i) => Err(err(key, format!("{i}: expected a name, in quotes"))),
+    }
+}
+
+/// One of a switch's named values.
+fn named<T>(
+    key: &str,
+    v: &Value,
+    names: &[&str],
+    from_name: fn(&str) -> Option<T>,
+) -> Result<T, FileError> {
+    let t = text(key, v)?;
+    from_name(t.trim()).ok_or_else(|| {
+        err(
+            key,
+            format!("`{t}` is not one of its values ({})", names.join(", ")),
+        )
+    })
+}
