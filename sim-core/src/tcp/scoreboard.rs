@@ -96,6 +96,9 @@ pub struct Scoreboard {
     sacked_out: u32,
     lost_out: u32,
     retrans_out: u32,
+    /// Segments ever marked lost, a lost retransmission counting again
+    /// (`tp->lost`): what an ACK newly marked is the difference across it.
+    lost: u64,
     /// Duplicate ACKs counted as SACKs when the peer does not SACK.
     reno_sacked: u32,
     /// (sent_at, end) of segments RACK may still declare lost.
@@ -123,6 +126,10 @@ impl Scoreboard {
     }
     pub fn retrans_out(&self) -> u32 {
         self.retrans_out
+    }
+    /// `tp->lost`: segments marked lost over the connection's life.
+    pub fn lost(&self) -> u64 {
+        self.lost
     }
 
     /// `tcp_packets_in_flight`: what the network holds.
@@ -253,11 +260,16 @@ impl Scoreboard {
         true
     }
 
-    /// Marks segment `i` lost and forgets any retransmission of it in flight.
+    /// Marks segment `i` lost and forgets any retransmission of it in flight
+    /// (`tcp_mark_skb_lost`: `tp->lost` counts a segment newly lost, or lost
+    /// again after its retransmission).
     fn set_lost(&mut self, i: usize) {
         let seg = self.q[i];
         self.unindex(&seg);
         let t = &mut self.q[i];
+        if t.retrans || !t.lost {
+            self.lost += 1;
+        }
         if t.retrans {
             t.retrans = false;
             self.retrans_out -= 1;

@@ -138,6 +138,26 @@ impl Socket {
         }
     }
 
+    /// `tcp_cwnd_reduction` (PRR) for an ACK, or a timer, that delivered
+    /// `newly_acked_sacked` segments and marked `newly_lost` lost.
+    pub(super) fn tcp_cwnd_reduction(
+        &mut self,
+        newly_acked_sacked: u32,
+        newly_lost: u32,
+        una_advanced: bool,
+    ) {
+        if let Some(prr) = &mut self.prr {
+            self.cb.cwnd = prr.cwnd_reduction(
+                self.cb.cwnd,
+                self.board.in_flight(),
+                self.cb.ssthresh,
+                newly_acked_sacked,
+                newly_lost,
+                una_advanced,
+            );
+        }
+    }
+
     /// RACK over the scoreboard (`tcp_rack_mark_lost`); arms the reorder timer
     /// for what is not yet due.
     pub(super) fn tcp_rack_mark_lost(&mut self, now: SimTime, force: bool) -> u32 {
@@ -224,12 +244,20 @@ impl Socket {
 
     /// `tcp_cong_control`: the algorithm sets cwnd itself, or PRR does in
     /// Recovery, or `cong_avoid` grows it; then the pacing rate follows.
+    ///
+    /// Each is handed what this ACK newly delivered (`tp->delivered −
+    /// prior_delivered`: segments newly SACKed, and cumulatively ACKed ones
+    /// not SACKed before), not what left the queue: a cumulative ACK that
+    /// ends recovery may remove many segments SACKed long ago.
+    /// `data_acked` is `FLAG_DATA_ACKED` (the cumulative ACK removed data),
+    /// which `tcp_may_raise_cwnd` asks of growth; `newly_lost` counts the
+    /// segments this ACK marked lost (`tp->lost` across it: `rs->losses`).
     pub(super) fn tcp_cong_control(
         &mut self,
         now: SimTime,
         rs: &SampleBuilder,
         prior: &Prior,
-        acked: u32,
+        data_acked: bool,
         newly_lost: u32,
         una_advanced: bool,
     ) {
@@ -251,19 +279,13 @@ impl Socket {
             if self.cb.app_limited && !self.rate.app_limited() {
                 self.rate.mark_app_limited(self.board.in_flight());
             }
-        } else if let Some(prr) = &mut self.prr {
-            // `tcp_cwnd_reduction`.
-            self.cb.cwnd = prr.cwnd_reduction(
-                self.cb.cwnd,
-                self.board.in_flight(),
-                self.cb.ssthresh,
-                acked_sacked,
-                newly_lost,
-                una_advanced,
-            );
-        } else if acked > 0 {
+        } else if self.prr.is_some() {
+            self.tcp_cwnd_reduction(acked_sacked, newly_lost, una_advanced);
+        } else if data_acked {
+            // `tcp_may_raise_cwnd` (tp->reordering never rises here, so
+            // only FLAG_DATA_ACKED counts), then `tcp_cong_avoid`.
             self.cb.cwnd_limited = self.tcp_is_cwnd_limited();
-            self.cc.cong_avoid(&mut self.cb, acked, now);
+            self.cc.cong_avoid(&mut self.cb, acked_sacked, now);
         }
         self.tcp_update_pacing_rate();
     }

@@ -54,6 +54,7 @@ mod data_and_acks;
 mod delayed_ack;
 mod handshake;
 mod nagle_cork;
+mod packetdrill;
 mod rto;
 mod sack_recovery;
 mod timers;
