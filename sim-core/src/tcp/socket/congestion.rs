@@ -111,10 +111,7 @@ impl Socket {
     ) {
         if self.cb.ca_state != CaState::Open && self.snd_una >= self.high_seq {
             if self.cb.ca_state == CaState::Recovery {
-                // `tcp_end_cwnd_reduction`: continue from ssthresh.
-                if self.prr.take().is_some() && self.cb.ssthresh < TCP_INFINITE_SSTHRESH {
-                    self.cb.cwnd = self.cb.ssthresh;
-                }
+                self.tcp_end_cwnd_reduction();
             }
             if !self.sack_ok {
                 self.board.reset_reno_sacks();
@@ -135,6 +132,20 @@ impl Socket {
         }
         if self.cb.ca_state == CaState::Open && self.board.lost_out() > 0 {
             self.tcp_enter_recovery(now, trace);
+        }
+    }
+
+    /// `tcp_end_cwnd_reduction`, on leaving Recovery: continue from ssthresh.
+    /// Not for an algorithm with `cong_control` (BBR): Linux returns early for
+    /// it, and the algorithm restores its own cwnd on the next ACK
+    /// (`bbr_set_cwnd_to_recover_or_restore`).
+    fn tcp_end_cwnd_reduction(&mut self) {
+        let reducing = self.prr.take().is_some();
+        if self.cc.has_cong_control() {
+            return;
+        }
+        if reducing && self.cb.ssthresh < TCP_INFINITE_SSTHRESH {
+            self.cb.cwnd = self.cb.ssthresh;
         }
     }
 

@@ -50,6 +50,7 @@ macro_rules! recv_nothing {
     };
 }
 
+mod bbr;
 mod data_and_acks;
 mod delayed_ack;
 mod handshake;
