@@ -93,3 +93,24 @@ fn bbr_conserves_packets_in_recovery_and_restores_its_cwnd_not_ssthresh_after() 
         (13, SSTHRESH_FROM_DRAIN)
     );
 }
+
+#[test]
+fn bbr_keeps_its_cwnd_when_the_reorder_timer_starts_recovery() {
+    // One SACK (cwnd 11): segment 0 is due at 10 + RTT 10 + reo_wnd 2.5 ms,
+    // the timer fires 2 ms later. tcp_rack_reo_timeout enters Recovery but
+    // skips the PRR step for an algorithm with cong_control: cwnd stays 11
+    // until BBR's next ACK, so the lost segment goes at once.
+    let mut tcp = ten_segments_out();
+    tcp.at_ms(20);
+    send!(tcp, sack_up_to(1));
+    assert_eq!(tcp.sock.cwnd(), 11);
+    tcp.fire_timer();
+    assert_eq!(tcp.now, SimTime(24_500_000));
+    assert_eq!(tcp.sock.ca_state(), CaState::Recovery);
+    assert_eq!(
+        (tcp.sock.cwnd(), tcp.sock.ssthresh()),
+        (11, SSTHRESH_FROM_DRAIN)
+    );
+    recv_retransmit!(tcp, full_segment(0));
+    recv_nothing!(tcp);
+}

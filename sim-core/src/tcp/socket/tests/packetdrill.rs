@@ -175,3 +175,32 @@ fn prr_ss_30pkt_lost1_4_resends_one_per_sack_and_sends_seven_after_recovery() {
     tcp.write(10_000);
     assert_eq!(sent(&mut tcp), new_data(10_001, 7));
 }
+
+#[test]
+fn fr_4pkt_fack_last_mss_resends_one_segment_when_the_reorder_timer_fires() {
+    // gtests/net/tcp/fast_retransmit/fr-4pkt-fack-last-mss.pkt: RTT 100 ms,
+    // four segments, 1:3001 lost; only the last one is SACKed.
+    //
+    //   t (ms)  peer               server
+    //   100     ack 1              1:4001
+    //   200     sack 3001:4001     (RACK: reo_wnd 25 ms, reorder timer)
+    //   227     reorder timer      1:1001 again, and nothing else: cwnd 1
+    let mut tcp = pd_established(100);
+    tcp.write(4000);
+    assert_eq!(sent(&mut tcp), new_data(1, 4));
+    tcp.at_ms(200);
+    send!(tcp, pd_ack(1, &[(3001, 4001)]));
+    assert_eq!(sent(&mut tcp), vec![]);
+    assert_eq!(tcp.sock.cwnd(), 10);
+    // tcp_rack_detect_loss: 1:3001 are due at sent + RTT 100 + reo_wnd
+    // min(min_rtt / 4, srtt) = 25 ms; the timer adds TCP_TIMEOUT_MIN (2 ms
+    // since 6.6). The script, validated on 6.1 where that minimum was 2
+    // jiffies and at HZ 250 every delay rounds up to 4 ms ticks, expects +40 ms.
+    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(27)));
+    tcp.fire_timer();
+    // tcp_rack_reo_timeout: three segments lost, tcp_enter_recovery (ssthresh
+    // 7), then one PRR step for one delivered segment with nothing in flight:
+    // cwnd 0 + 1, so tcp_xmit_retransmit_queue sends one segment.
+    assert_state(&tcp, CaState::Recovery, 1, 7);
+    assert_eq!(sent(&mut tcp), vec![(1, 1001, true)]);
+}

@@ -115,15 +115,16 @@ fn one_sacked_segment_arms_the_reorder_timer_whose_expiry_resends_the_hole() {
 }
 
 #[test]
-#[ignore = "differs from Linux: the reorder timer enters recovery without tcp_cwnd_reduction"]
 fn entering_recovery_from_the_reorder_timer_takes_one_prr_step() {
     // tcp_rack_reo_timeout calls tcp_cwnd_reduction(sk, 1, newly_lost, 0)
     // after tcp_enter_recovery (for algorithms without .cong_control):
-    // cwnd = in flight (10 − 1 SACKed − 1 lost) + ceil(1 × 5 / 10) = 9.
-    // The model leaves cwnd at 10.
+    // cwnd = in flight (10 − 1 SACKed − 1 lost) + ceil(1 × 5 / 10) = 9, so
+    // the lost segment goes (9 > 8 in flight) and nothing more.
     let mut tcp = sacked(&host(), 1);
     tcp.fire_timer();
     assert_eq!(tcp.sock.cwnd(), 9);
+    recv_retransmit!(tcp, full_segment(0));
+    recv_nothing!(tcp);
 }
 
 #[test]
