@@ -99,6 +99,8 @@ pub struct Scoreboard {
     /// Segments ever marked lost, a lost retransmission counting again
     /// (`tp->lost`): what an ACK newly marked is the difference across it.
     lost: u64,
+    /// End of the highest segment ever SACKed (`tcp_highest_sack_seq`), for FACK.
+    highest_sack: u64,
     /// Duplicate ACKs counted as SACKs when the peer does not SACK.
     reno_sacked: u32,
     /// (sent_at, end) of segments RACK may still declare lost.
@@ -130,6 +132,22 @@ impl Scoreboard {
     /// `tp->lost`: segments marked lost over the connection's life.
     pub fn lost(&self) -> u64 {
         self.lost
+    }
+
+    /// `fackets_out`: segments from snd_una up to and including the highest
+    /// one SACKed (FACK's count of what has left the network, holes included).
+    pub fn fackets_out(&self) -> u32 {
+        self.q.partition_point(|s| s.end <= self.highest_sack) as u32
+    }
+
+    /// End of the highest segment ever SACKed (`tcp_highest_sack_seq`).
+    pub fn highest_sack(&self) -> u64 {
+        self.highest_sack
+    }
+
+    /// The segment ending at `end`, if it is still in the queue.
+    pub fn get(&self, end: u64) -> Option<&TxSeg> {
+        self.index_of_end(end).map(|i| &self.q[i])
     }
 
     /// `tcp_packets_in_flight`: what the network holds.
@@ -232,6 +250,7 @@ impl Scoreboard {
                             self.retrans_out -= 1;
                         }
                         self.sacked_out += 1;
+                        self.highest_sack = self.highest_sack.max(t.end);
                         newly += 1;
                         delivered(&self.q[i]);
                         // Count the delivery once (`tcp_rate_skb_delivered`).
@@ -291,6 +310,25 @@ impl Scoreboard {
             }
             _ => false,
         }
+    }
+
+    /// FACK's `tcp_mark_head_lost(sk, packets)`: of the first `packets`
+    /// segments, marks lost those neither SACKed nor lost already (a lost
+    /// segment's retransmission is left alone). Segments ending at or below
+    /// `done` were handled before (`lost_skb_hint`); returns the new mark.
+    pub fn mark_head_lost_fack(&mut self, packets: u32, done: u64) -> u64 {
+        let upto = (packets as usize).min(self.q.len());
+        if upto == 0 {
+            return done;
+        }
+        let from = self.q.partition_point(|s| s.end <= done);
+        for i in from..upto {
+            let seg = self.q[i];
+            if !seg.sacked && !seg.lost {
+                self.set_lost(i);
+            }
+        }
+        done.max(self.q[upto - 1].end)
     }
 
     /// After an RTO everything not SACKed is lost, and retransmissions in

@@ -21,6 +21,7 @@ use super::input::Prior;
 use super::timers::Timer;
 use super::{Socket, State};
 use crate::cc::{AckSample, CaState, ControlBlock, TCP_INFINITE_SSTHRESH};
+use crate::tcp::fack::Fack;
 use crate::tcp::idle_restart::cwnd_restart;
 use crate::tcp::rack::{Rack, TCP_REORDERING};
 use crate::tcp::rate::SampleBuilder;
@@ -118,7 +119,9 @@ impl Socket {
             }
             self.tcp_set_ca_state(CaState::Open);
         }
-        if self.sack_ok {
+        if self.sack_ok && self.fack.is_some() {
+            self.tcp_fack_mark_lost();
+        } else if self.sack_ok {
             self.tcp_rack_mark_lost(now, false);
         } else {
             // `tcp_newreno_mark_lost`: the head is lost after `reordering`
@@ -132,6 +135,26 @@ impl Socket {
         }
         if self.cb.ca_state == CaState::Open && self.board.lost_out() > 0 {
             self.tcp_enter_recovery(now, trace);
+        }
+    }
+
+    /// Loss detection without RACK (2.6.32, 3.10): lost retransmissions, then
+    /// FACK's threshold (`tcp_mark_lost_retrans` from `tcp_sacktag_write_queue`,
+    /// then `tcp_update_scoreboard`). Not in Loss: after a timeout those
+    /// kernels only retransmit until the ACKs reach `high_seq`.
+    fn tcp_fack_mark_lost(&mut self) {
+        let Some(fack) = &mut self.fack else { return };
+        match self.cb.ca_state {
+            CaState::Loss => {}
+            CaState::Recovery => {
+                fack.mark_lost_retrans(&mut self.board);
+                fack.update_scoreboard(&mut self.board);
+            }
+            CaState::Open => {
+                if Fack::time_to_recover(&self.board) {
+                    fack.update_scoreboard(&mut self.board);
+                }
+            }
         }
     }
 

@@ -59,6 +59,7 @@ mod packetdrill;
 mod rto;
 mod sack_recovery;
 mod timers;
+mod without_rack;
 mod zero_window;
 
 const MSS: u32 = 1448;
