@@ -3,7 +3,8 @@
 //! `struct tcp_congestion_ops`.
 //!
 //! ```text
-//!            loss seen (RACK / dupacks)          snd_una ≥ high_seq
+//!       loss seen (RACK, FACK or dupacks;        snd_una ≥ high_seq
+//!       or RACK's reorder timer)
 //!   Open ───────────────────────────────► Recovery ───────────────► Open
 //!    │        tcp_enter_recovery: ssthresh    (PRR sizes cwnd;      (cwnd = ssthresh:
 //!    │        from the algorithm, PRR starts   lost segments first)  tcp_end_cwnd_reduction)
@@ -15,7 +16,9 @@
 //!
 //! On every ACK the algorithm hears `pkts_acked`, then either sets cwnd and
 //! the pacing rate itself (`cong_control`, BBR), or cwnd follows PRR in
-//! Recovery, or `cong_avoid` grows it (`tcp_cong_control`).
+//! Recovery, or `cong_avoid` grows it (`tcp_cong_control`), each told what
+//! the ACK newly delivered. An algorithm with `cong_control` owns cwnd in
+//! Recovery too: no PRR, and no cwnd = ssthresh when it ends.
 
 use super::input::Prior;
 use super::timers::Timer;
