@@ -108,22 +108,12 @@ impl Fack {
 
 #[cfg(test)]
 mod tests {
-    use super::super::scoreboard::{TxRate, TxSeg};
+    use super::super::scoreboard::TxRate;
     use super::*;
     use crate::time::SimTime;
 
     fn board(n: u64) -> Scoreboard {
-        let mut b = Scoreboard::default();
-        for i in 0..n {
-            b.push(TxSeg::new(
-                1 + i * 1000,
-                1 + (i + 1) * 1000,
-                1,
-                SimTime(i),
-                TxRate::default(),
-            ));
-        }
-        b
+        Scoreboard::with_segments(n)
     }
 
     /// The end of segment `i` (from 0).

@@ -473,10 +473,10 @@ fn uncovered(start: u64, end: u64, cache: &[(u64, u64)]) -> Vec<(u64, u64)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn board(n: u64) -> Scoreboard {
+impl Scoreboard {
+    /// For tests: `n` segments of 1000 bytes from sequence 1, the `i`th sent
+    /// at `SimTime(i)`.
+    pub fn with_segments(n: u64) -> Scoreboard {
         let mut b = Scoreboard::default();
         for i in 0..n {
             b.push(TxSeg::new(
@@ -488,6 +488,15 @@ mod tests {
             ));
         }
         b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(n: u64) -> Scoreboard {
+        Scoreboard::with_segments(n)
     }
 
     #[test]
@@ -556,6 +565,25 @@ mod tests {
         assert_eq!(b.next_retransmit().unwrap().end, 501);
         b.ack_up_to(501, |_| ());
         assert_eq!(b.next_retransmit().unwrap().seq, 501);
+    }
+
+    #[test]
+    fn tp_lost_counts_each_marking_and_a_lost_retransmission_again() {
+        // tcp_mark_skb_lost: a segment marked lost counts once; marking it
+        // again changes nothing until it is retransmitted, and a lost
+        // retransmission counts again. An RTO counts only what it newly marks.
+        let mut b = board(4);
+        assert!(b.mark_lost(1001));
+        assert!(!b.mark_lost(1001));
+        assert_eq!((b.lost(), b.lost_out()), (1, 1));
+        b.retransmitted(1001, SimTime(50), TxRate::default());
+        assert!(b.mark_lost(1001));
+        assert_eq!((b.lost(), b.lost_out()), (2, 1));
+        b.mark_all_lost();
+        assert_eq!((b.lost(), b.lost_out()), (5, 4));
+        // Repairing a loss lowers lost_out; tp->lost never goes down.
+        b.ack_up_to(1001, |_| ());
+        assert_eq!((b.lost(), b.lost_out()), (5, 3));
     }
 
     #[test]
