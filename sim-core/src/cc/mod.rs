@@ -170,6 +170,12 @@ pub trait CongestionOps {
     fn cong_control(&mut self, _cb: &mut ControlBlock, _rs: &RateSample) -> bool {
         false
     }
+    /// The algorithm has `.cong_control` (`icsk_ca_ops->cong_control != NULL`):
+    /// the core then leaves cwnd to it in and after recovery as well
+    /// (`tcp_end_cwnd_reduction`, `tcp_rack_reo_timeout` skip their cwnd steps).
+    fn has_cong_control(&self) -> bool {
+        false
+    }
     /// `.sndbuf_expand`: the send buffer holds this many cwnds (2 by default, BBR 3).
     fn sndbuf_expand(&self) -> u32 {
         2
@@ -243,6 +249,9 @@ impl Algorithm {
     }
     pub fn cong_control(&mut self, cb: &mut ControlBlock, rs: &RateSample) -> bool {
         self.ops_mut().cong_control(cb, rs)
+    }
+    pub fn has_cong_control(&self) -> bool {
+        self.ops().has_cong_control()
     }
     pub fn sndbuf_expand(&self) -> u32 {
         self.ops().sndbuf_expand()

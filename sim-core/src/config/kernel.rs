@@ -244,7 +244,9 @@ pub struct Behaviour {
     /// F-RTO's variant (`tcp_frto`): how a sender tells a spurious timeout.
     pub frto: Frto,
     /// RACK marks segments lost by time (`tcp_rack_mark_lost`); without it
-    /// (kernels before 4.4) the third duplicate ACK or SACKed segment does.
+    /// (kernels before 4.4) FACK does, by count: a hole more than
+    /// `tcp_reordering` (3) segments below the highest SACK is lost
+    /// (`tcp_fack` = 1, those kernels' default; see `tcp::fack`).
     pub rack: bool,
     /// `SO_RCVBUF` set before `connect()`/`listen()` clamps the window, and the
     /// scale the SYN offers, to the small locked buffer.

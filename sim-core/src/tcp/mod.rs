@@ -2,6 +2,7 @@
 //! pieces it is built from.
 
 pub mod ack_policy;
+pub mod fack;
 pub mod idle_restart;
 pub mod info;
 pub mod metrics;

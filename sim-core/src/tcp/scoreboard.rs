@@ -96,6 +96,11 @@ pub struct Scoreboard {
     sacked_out: u32,
     lost_out: u32,
     retrans_out: u32,
+    /// Segments ever marked lost, a lost retransmission counting again
+    /// (`tp->lost`): what an ACK newly marked is the difference across it.
+    lost: u64,
+    /// End of the highest segment ever SACKed (`tcp_highest_sack_seq`), for FACK.
+    highest_sack: u64,
     /// Duplicate ACKs counted as SACKs when the peer does not SACK.
     reno_sacked: u32,
     /// (sent_at, end) of segments RACK may still declare lost.
@@ -123,6 +128,26 @@ impl Scoreboard {
     }
     pub fn retrans_out(&self) -> u32 {
         self.retrans_out
+    }
+    /// `tp->lost`: segments marked lost over the connection's life.
+    pub fn lost(&self) -> u64 {
+        self.lost
+    }
+
+    /// `fackets_out`: segments from snd_una up to and including the highest
+    /// one SACKed (FACK's count of what has left the network, holes included).
+    pub fn fackets_out(&self) -> u32 {
+        self.q.partition_point(|s| s.end <= self.highest_sack) as u32
+    }
+
+    /// End of the highest segment ever SACKed (`tcp_highest_sack_seq`).
+    pub fn highest_sack(&self) -> u64 {
+        self.highest_sack
+    }
+
+    /// The segment ending at `end`, if it is still in the queue.
+    pub fn get(&self, end: u64) -> Option<&TxSeg> {
+        self.index_of_end(end).map(|i| &self.q[i])
     }
 
     /// `tcp_packets_in_flight`: what the network holds.
@@ -225,6 +250,7 @@ impl Scoreboard {
                             self.retrans_out -= 1;
                         }
                         self.sacked_out += 1;
+                        self.highest_sack = self.highest_sack.max(t.end);
                         newly += 1;
                         delivered(&self.q[i]);
                         // Count the delivery once (`tcp_rate_skb_delivered`).
@@ -253,11 +279,16 @@ impl Scoreboard {
         true
     }
 
-    /// Marks segment `i` lost and forgets any retransmission of it in flight.
+    /// Marks segment `i` lost and forgets any retransmission of it in flight
+    /// (`tcp_mark_skb_lost`: `tp->lost` counts a segment newly lost, or lost
+    /// again after its retransmission).
     fn set_lost(&mut self, i: usize) {
         let seg = self.q[i];
         self.unindex(&seg);
         let t = &mut self.q[i];
+        if t.retrans || !t.lost {
+            self.lost += 1;
+        }
         if t.retrans {
             t.retrans = false;
             self.retrans_out -= 1;
@@ -279,6 +310,25 @@ impl Scoreboard {
             }
             _ => false,
         }
+    }
+
+    /// FACK's `tcp_mark_head_lost(sk, packets)`: of the first `packets`
+    /// segments, marks lost those neither SACKed nor lost already (a lost
+    /// segment's retransmission is left alone). Segments ending at or below
+    /// `done` were handled before (`lost_skb_hint`); returns the new mark.
+    pub fn mark_head_lost_fack(&mut self, packets: u32, done: u64) -> u64 {
+        let upto = (packets as usize).min(self.q.len());
+        if upto == 0 {
+            return done;
+        }
+        let from = self.q.partition_point(|s| s.end <= done);
+        for i in from..upto {
+            let seg = self.q[i];
+            if !seg.sacked && !seg.lost {
+                self.set_lost(i);
+            }
+        }
+        done.max(self.q[upto - 1].end)
     }
 
     /// After an RTO everything not SACKed is lost, and retransmissions in
@@ -423,10 +473,10 @@ fn uncovered(start: u64, end: u64, cache: &[(u64, u64)]) -> Vec<(u64, u64)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn board(n: u64) -> Scoreboard {
+impl Scoreboard {
+    /// For tests: `n` segments of 1000 bytes from sequence 1, the `i`th sent
+    /// at `SimTime(i)`.
+    pub fn with_segments(n: u64) -> Scoreboard {
         let mut b = Scoreboard::default();
         for i in 0..n {
             b.push(TxSeg::new(
@@ -438,6 +488,15 @@ mod tests {
             ));
         }
         b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(n: u64) -> Scoreboard {
+        Scoreboard::with_segments(n)
     }
 
     #[test]
@@ -506,6 +565,25 @@ mod tests {
         assert_eq!(b.next_retransmit().unwrap().end, 501);
         b.ack_up_to(501, |_| ());
         assert_eq!(b.next_retransmit().unwrap().seq, 501);
+    }
+
+    #[test]
+    fn tp_lost_counts_each_marking_and_a_lost_retransmission_again() {
+        // tcp_mark_skb_lost: a segment marked lost counts once; marking it
+        // again changes nothing until it is retransmitted, and a lost
+        // retransmission counts again. An RTO counts only what it newly marks.
+        let mut b = board(4);
+        assert!(b.mark_lost(1001));
+        assert!(!b.mark_lost(1001));
+        assert_eq!((b.lost(), b.lost_out()), (1, 1));
+        b.retransmitted(1001, SimTime(50), TxRate::default());
+        assert!(b.mark_lost(1001));
+        assert_eq!((b.lost(), b.lost_out()), (2, 1));
+        b.mark_all_lost();
+        assert_eq!((b.lost(), b.lost_out()), (5, 4));
+        // Repairing a loss lowers lost_out; tp->lost never goes down.
+        b.ack_up_to(1001, |_| ());
+        assert_eq!((b.lost(), b.lost_out()), (5, 3));
     }
 
     #[test]

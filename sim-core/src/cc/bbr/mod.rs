@@ -350,6 +350,10 @@ impl CongestionOps for Bbr {
         true
     }
 
+    fn has_cong_control(&self) -> bool {
+        true
+    }
+
     /// BBR may slow start even in recovery: room for 3 cwnds.
     fn sndbuf_expand(&self) -> u32 {
         3

@@ -3,7 +3,8 @@
 //! `struct tcp_congestion_ops`.
 //!
 //! ```text
-//!            loss seen (RACK / dupacks)          snd_una ≥ high_seq
+//!       loss seen (RACK, FACK or dupacks;        snd_una ≥ high_seq
+//!       or RACK's reorder timer)
 //!   Open ───────────────────────────────► Recovery ───────────────► Open
 //!    │        tcp_enter_recovery: ssthresh    (PRR sizes cwnd;      (cwnd = ssthresh:
 //!    │        from the algorithm, PRR starts   lost segments first)  tcp_end_cwnd_reduction)
@@ -15,12 +16,15 @@
 //!
 //! On every ACK the algorithm hears `pkts_acked`, then either sets cwnd and
 //! the pacing rate itself (`cong_control`, BBR), or cwnd follows PRR in
-//! Recovery, or `cong_avoid` grows it (`tcp_cong_control`).
+//! Recovery, or `cong_avoid` grows it (`tcp_cong_control`), each told what
+//! the ACK newly delivered. An algorithm with `cong_control` owns cwnd in
+//! Recovery too: no PRR, and no cwnd = ssthresh when it ends.
 
 use super::input::Prior;
 use super::timers::Timer;
 use super::{Socket, State};
 use crate::cc::{AckSample, CaState, ControlBlock, TCP_INFINITE_SSTHRESH};
+use crate::tcp::fack::Fack;
 use crate::tcp::idle_restart::cwnd_restart;
 use crate::tcp::rack::{Rack, TCP_REORDERING};
 use crate::tcp::rate::SampleBuilder;
@@ -111,17 +115,16 @@ impl Socket {
     ) {
         if self.cb.ca_state != CaState::Open && self.snd_una >= self.high_seq {
             if self.cb.ca_state == CaState::Recovery {
-                // `tcp_end_cwnd_reduction`: continue from ssthresh.
-                if self.prr.take().is_some() && self.cb.ssthresh < TCP_INFINITE_SSTHRESH {
-                    self.cb.cwnd = self.cb.ssthresh;
-                }
+                self.tcp_end_cwnd_reduction();
             }
             if !self.sack_ok {
                 self.board.reset_reno_sacks();
             }
             self.tcp_set_ca_state(CaState::Open);
         }
-        if self.sack_ok {
+        if self.sack_ok && self.fack.is_some() {
+            self.tcp_fack_mark_lost();
+        } else if self.sack_ok {
             self.tcp_rack_mark_lost(now, false);
         } else {
             // `tcp_newreno_mark_lost`: the head is lost after `reordering`
@@ -135,6 +138,60 @@ impl Socket {
         }
         if self.cb.ca_state == CaState::Open && self.board.lost_out() > 0 {
             self.tcp_enter_recovery(now, trace);
+        }
+    }
+
+    /// Loss detection without RACK (2.6.32, 3.10): lost retransmissions, then
+    /// FACK's threshold (`tcp_mark_lost_retrans` from `tcp_sacktag_write_queue`,
+    /// then `tcp_update_scoreboard`). Not in Loss: after a timeout those
+    /// kernels only retransmit until the ACKs reach `high_seq`.
+    fn tcp_fack_mark_lost(&mut self) {
+        let Some(fack) = &mut self.fack else { return };
+        match self.cb.ca_state {
+            CaState::Loss => {}
+            CaState::Recovery => {
+                fack.mark_lost_retrans(&mut self.board);
+                fack.update_scoreboard(&mut self.board);
+            }
+            CaState::Open => {
+                if Fack::time_to_recover(&self.board) {
+                    fack.update_scoreboard(&mut self.board);
+                }
+            }
+        }
+    }
+
+    /// `tcp_end_cwnd_reduction`, on leaving Recovery: continue from ssthresh.
+    /// Not for an algorithm with `cong_control` (BBR): Linux returns early for
+    /// it, and the algorithm restores its own cwnd on the next ACK
+    /// (`bbr_set_cwnd_to_recover_or_restore`).
+    fn tcp_end_cwnd_reduction(&mut self) {
+        let reducing = self.prr.take().is_some();
+        if self.cc.has_cong_control() {
+            return;
+        }
+        if reducing && self.cb.ssthresh < TCP_INFINITE_SSTHRESH {
+            self.cb.cwnd = self.cb.ssthresh;
+        }
+    }
+
+    /// `tcp_cwnd_reduction` (PRR) for an ACK, or a timer, that delivered
+    /// `newly_acked_sacked` segments and marked `newly_lost` lost.
+    pub(super) fn tcp_cwnd_reduction(
+        &mut self,
+        newly_acked_sacked: u32,
+        newly_lost: u32,
+        una_advanced: bool,
+    ) {
+        if let Some(prr) = &mut self.prr {
+            self.cb.cwnd = prr.cwnd_reduction(
+                self.cb.cwnd,
+                self.board.in_flight(),
+                self.cb.ssthresh,
+                newly_acked_sacked,
+                newly_lost,
+                una_advanced,
+            );
         }
     }
 
@@ -224,12 +281,20 @@ impl Socket {
 
     /// `tcp_cong_control`: the algorithm sets cwnd itself, or PRR does in
     /// Recovery, or `cong_avoid` grows it; then the pacing rate follows.
+    ///
+    /// Each is handed what this ACK newly delivered (`tp->delivered −
+    /// prior_delivered`: segments newly SACKed, and cumulatively ACKed ones
+    /// not SACKed before), not what left the queue: a cumulative ACK that
+    /// ends recovery may remove many segments SACKed long ago.
+    /// `data_acked` is `FLAG_DATA_ACKED` (the cumulative ACK removed data),
+    /// which `tcp_may_raise_cwnd` asks of growth; `newly_lost` counts the
+    /// segments this ACK marked lost (`tp->lost` across it: `rs->losses`).
     pub(super) fn tcp_cong_control(
         &mut self,
         now: SimTime,
         rs: &SampleBuilder,
         prior: &Prior,
-        acked: u32,
+        data_acked: bool,
         newly_lost: u32,
         una_advanced: bool,
     ) {
@@ -251,19 +316,13 @@ impl Socket {
             if self.cb.app_limited && !self.rate.app_limited() {
                 self.rate.mark_app_limited(self.board.in_flight());
             }
-        } else if let Some(prr) = &mut self.prr {
-            // `tcp_cwnd_reduction`.
-            self.cb.cwnd = prr.cwnd_reduction(
-                self.cb.cwnd,
-                self.board.in_flight(),
-                self.cb.ssthresh,
-                acked_sacked,
-                newly_lost,
-                una_advanced,
-            );
-        } else if acked > 0 {
+        } else if self.prr.is_some() {
+            self.tcp_cwnd_reduction(acked_sacked, newly_lost, una_advanced);
+        } else if data_acked {
+            // `tcp_may_raise_cwnd` (tp->reordering never rises here, so
+            // only FLAG_DATA_ACKED counts), then `tcp_cong_avoid`.
             self.cb.cwnd_limited = self.tcp_is_cwnd_limited();
-            self.cc.cong_avoid(&mut self.cb, acked, now);
+            self.cc.cong_avoid(&mut self.cb, acked_sacked, now);
         }
         self.tcp_update_pacing_rate();
     }

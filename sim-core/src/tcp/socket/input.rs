@@ -32,8 +32,8 @@ pub(super) struct Prior {
     pub(super) delivered: u64,
     /// The loss episode's first retransmission, for `tcp_try_undo_loss`.
     pub(super) retrans_stamp: Option<SimTime>,
-    /// Segments marked lost before, to count the newly lost.
-    pub(super) lost_out: u32,
+    /// `tp->lost` before, to count what this ACK newly marked lost.
+    pub(super) lost: u64,
 }
 
 /// What the cumulative ACK removed from the retransmission queue.
@@ -173,7 +173,7 @@ impl Socket {
             in_flight: self.board.in_flight(),
             delivered: self.rate.delivered,
             retrans_stamp: self.retrans_stamp,
-            lost_out: self.board.lost_out(),
+            lost: self.board.lost(),
         };
         let mut rs = SampleBuilder::default();
 
@@ -204,13 +204,14 @@ impl Socket {
             }
             self.tcp_fastretrans_alert(now, una_advanced, trace);
         }
-        let newly_lost = self.board.lost_out().saturating_sub(prior.lost_out);
+        let newly_lost = (self.board.lost() - prior.lost) as u32;
         if cleaned.acked > 0 && self.prr.is_none() {
             self.next_flight = cleaned.newest_flight + 1;
         }
 
-        // 5. Congestion control.
-        self.tcp_cong_control(now, &rs, &prior, cleaned.acked, newly_lost, una_advanced);
+        // 5. Congestion control (FLAG_DATA_ACKED: the cumulative ACK removed segments).
+        let data_acked = cleaned.acked > 0;
+        self.tcp_cong_control(now, &rs, &prior, data_acked, newly_lost, una_advanced);
         self.trace_cwnd(now, old, trace);
         self.trace_cc(now, trace);
 

@@ -15,10 +15,11 @@
 //!
 //! Loss recovery follows `tcp_ack` → `tcp_fastretrans_alert` →
 //! `tcp_cong_control`: SACK blocks tag the scoreboard, RACK marks segments
-//! lost, the first loss enters Recovery (ssthresh from the algorithm, PRR
-//! sizing what is sent), and lost segments are retransmitted before new
-//! data. Without SACK, duplicate ACKs stand in for SACKed segments and the
-//! head is marked lost (NewReno). An RTO marks everything not SACKed lost.
+//! lost (FACK on kernels before RACK), the first loss enters Recovery
+//! (ssthresh from the algorithm, PRR sizing what is sent), and lost segments
+//! are retransmitted before new data. Without SACK, duplicate ACKs stand in
+//! for SACKed segments and the head is marked lost (NewReno). An RTO marks
+//! everything not SACKed lost.
 //!
 //! The code is split as Linux splits it:
 //!
@@ -41,6 +42,7 @@ mod timers;
 use self::congestion::{CwndUsage, TracedCc};
 use self::timers::TimerTable;
 use super::ack_policy::AckPolicy;
+use super::fack::Fack;
 use super::info::{Counters, RecvInfo, TcpInfo};
 use super::ooo_queue::OooQueue;
 use super::pacing::Pacer;
@@ -142,6 +144,9 @@ pub struct Socket {
     /// SACK was negotiated.
     sack_ok: bool,
     rack: Rack,
+    /// Loss detection by the forward-most SACK instead of RACK, on a host
+    /// without RACK (`Behaviour::rack` off: kernels before 4.4).
+    fack: Option<Fack>,
     rate: RateEstimator,
     pacer: Pacer,
     /// Pacing applies: `fq`, or an algorithm that needs it.
@@ -231,6 +236,7 @@ impl Socket {
             board: Scoreboard::default(),
             sack_ok: cfg.sender.sack,
             rack: Rack::default(),
+            fack: (!cfg.behaviour.rack).then(Fack::default),
             rate: RateEstimator::default(),
             pacer: Pacer::default(),
             pacing: cfg.sender.fq || cfg.sender.congestion_control.needs_pacing(),

@@ -101,6 +101,9 @@ impl Socket {
         let len = (lost.end - lost.seq) as u32;
         let stamp = self.tcp_skb_sent(now, len);
         let seg_state = self.board.retransmitted(lost.end, now, stamp)?;
+        if let Some(fack) = &mut self.fack {
+            fack.on_retransmit(seg_state.end, self.snd_nxt);
+        }
         let seg = self.segment(seg_state.seq, len);
         if let Some(p) = &mut self.prr {
             p.prr_out += 1;

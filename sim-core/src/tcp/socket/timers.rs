@@ -227,18 +227,32 @@ impl Socket {
 
     /// RACK's reorder timer (`tcp_rack_reo_timeout`): segments that were
     /// within the reordering window when the last ACK came are now overdue.
+    /// If that changed what is in flight, recovery starts (unless under way)
+    /// with one PRR step, as if an ACK had delivered one segment
+    /// (`tcp_cwnd_reduction(sk, 1, newly_lost, 0)`), so that only what the
+    /// reduction allows is retransmitted; an algorithm with `cong_control`
+    /// (BBR) keeps its cwnd until its next ACK. The retransmissions go at
+    /// the next `poll_transmit` (`tcp_xmit_retransmit_queue`).
     fn tcp_rack_reo_timeout(&mut self, now: SimTime, trace: &mut Trace) {
         self.timers.stop(Timer::Reorder);
         if self.state != State::Established || self.board.is_empty() {
             return;
         }
-        let lost_before = self.board.lost_out();
+        let lost = self.board.lost();
+        let prior_in_flight = self.board.in_flight();
         self.tcp_rack_mark_lost(now, true);
-        if self.board.lost_out() > lost_before && self.cb.ca_state == crate::cc::CaState::Open {
-            let old = self.cb.cwnd;
-            self.tcp_enter_recovery(now, trace);
-            self.trace_cwnd(now, old, trace);
+        if self.board.in_flight() == prior_in_flight
+            || self.cb.ca_state == crate::cc::CaState::Recovery
+        {
+            return;
         }
+        let old = self.cb.cwnd;
+        self.tcp_enter_recovery(now, trace);
+        if !self.cc.has_cong_control() {
+            let newly_lost = (self.board.lost() - lost) as u32;
+            self.tcp_cwnd_reduction(1, newly_lost, false);
+        }
+        self.trace_cwnd(now, old, trace);
     }
 
     /// The retransmission timer expired (`tcp_retransmit_timer`).

@@ -50,13 +50,16 @@ macro_rules! recv_nothing {
     };
 }
 
+mod bbr;
 mod data_and_acks;
 mod delayed_ack;
 mod handshake;
 mod nagle_cork;
+mod packetdrill;
 mod rto;
 mod sack_recovery;
 mod timers;
+mod without_rack;
 mod zero_window;
 
 const MSS: u32 = 1448;

@@ -115,15 +115,16 @@ fn one_sacked_segment_arms_the_reorder_timer_whose_expiry_resends_the_hole() {
 }
 
 #[test]
-#[ignore = "differs from Linux: the reorder timer enters recovery without tcp_cwnd_reduction"]
 fn entering_recovery_from_the_reorder_timer_takes_one_prr_step() {
     // tcp_rack_reo_timeout calls tcp_cwnd_reduction(sk, 1, newly_lost, 0)
     // after tcp_enter_recovery (for algorithms without .cong_control):
-    // cwnd = in flight (10 − 1 SACKed − 1 lost) + ceil(1 × 5 / 10) = 9.
-    // The model leaves cwnd at 10.
+    // cwnd = in flight (10 − 1 SACKed − 1 lost) + ceil(1 × 5 / 10) = 9, so
+    // the lost segment goes (9 > 8 in flight) and nothing more.
     let mut tcp = sacked(&host(), 1);
     tcp.fire_timer();
     assert_eq!(tcp.sock.cwnd(), 9);
+    recv_retransmit!(tcp, full_segment(0));
+    recv_nothing!(tcp);
 }
 
 #[test]
@@ -137,13 +138,67 @@ fn the_ack_of_everything_sent_before_recovery_ends_it() {
 }
 
 #[test]
-#[ignore = "differs from Linux: cong_avoid is given the segments cumulatively ACKed, not those newly delivered"]
 fn leaving_recovery_starts_again_from_ssthresh() {
     // tcp_end_cwnd_reduction sets cwnd = ssthresh (5); tcp_cong_control then
     // calls cong_avoid with acked_sacked, the segments this ACK newly
     // delivered: only the retransmission, the others were SACKed already.
-    // tcp_cong_avoid_ai(w = 5, acked = 1) leaves cwnd at 5. The model passes
-    // all ten segments the ACK removed, which makes cwnd 7.
+    // tcp_cong_avoid_ai(w = 5, acked = 1) leaves cwnd at 5. (The ten
+    // segments the ACK removed from the queue would make it 7.)
     let tcp = recovered();
     assert_eq!(tcp.sock.cwnd(), 5);
+}
+
+#[test]
+fn an_ack_that_repairs_one_loss_and_reveals_a_lost_retransmission_counts_the_new_loss() {
+    // Segments 0..3 are lost. SACKs of 4..6 (20–22 ms) start recovery
+    // (ssthresh 5, PRR cwnd 4: in flight 10 − 3 − 4 = 3, + 1) and resend 0;
+    // SACKs of 7, 8, 9 resend 1, 2, 3, all at 22 ms.
+    let mut tcp = established();
+    tcp.write(10 * MSS as u64);
+    tcp.drain();
+    for (ms, last) in [(20, 5), (21, 6), (22, 7)] {
+        tcp.at_ms(ms);
+        send!(
+            tcp,
+            Segment {
+                sack: SackBlocks::new(&[(seq(4), seq(last))]),
+                ..from_peer()
+            }
+        );
+    }
+    assert_eq!(
+        (tcp.sock.ca_state(), tcp.sock.cwnd()),
+        (CaState::Recovery, 4)
+    );
+    recv_retransmit!(tcp, full_segment(0));
+    for last in 8..=10 {
+        send!(
+            tcp,
+            Segment {
+                sack: SackBlocks::new(&[(seq(4), seq(last))]),
+                ..from_peer()
+            }
+        );
+        recv_retransmit!(tcp, full_segment(last - 7));
+    }
+    // 32 ms: segment 0's retransmission is ACKed and segment 2's SACKed, but
+    // not segment 1's, resent just before 2's: RACK marks it lost again. This
+    // ACK marked one segment lost (tp->lost grew by 1) while lost_out fell
+    // from 4 to 2. PRR (tcp_cwnd_reduction) gives its slow-start bonus only
+    // when the ACK marked nothing lost: in flight 9 − 7 SACKed − 2 lost + 1
+    // resent = 1, sndcnt = max(prr_delivered 6 − prr_out 4, 2 delivered) = 2,
+    // no +1: cwnd 3 (with the bonus it would be 4).
+    tcp.at_ms(32);
+    send!(
+        tcp,
+        Segment {
+            ack: seq(1),
+            sack: SackBlocks::new(&[(seq(2), seq(3)), (seq(4), seq(10))]),
+            ..from_peer()
+        }
+    );
+    assert_eq!(tcp.sock.in_flight(), 1);
+    assert_eq!(tcp.sock.cwnd(), 3);
+    recv_retransmit!(tcp, full_segment(1));
+    recv_nothing!(tcp);
 }
