@@ -26,13 +26,13 @@ mod kernel;
 mod path;
 mod sysctl;
 
-pub use crate::tcp::receive_window::WindowShare;
+pub use crate::tcp::receive_window::{RX_TRUESIZE_DEFAULT, RxTruesize, WindowShare};
 pub use app::{ChunkedWrites, Pacing, RequestResponse};
 pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
 pub use host_settings::{
     HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
 };
-pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, SendSkbs, Tlp};
+pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, OfoGrowth, SendSkbs, Tlp};
 pub use path::PathConfig;
 pub use sysctl::{Qdisc, Sysctls};
 

@@ -141,10 +141,11 @@ fn the_syn_window_is_what_the_buffer_backs_rounded_down_to_advmss() {
 
 #[test]
 fn tcp_adv_win_scale_selects_the_old_share_of_the_buffer() {
-    // 2: three quarters of 131072 = 98304, at most 65535: 44 x 1460 again.
+    // 2: three quarters of 131072 = 98304, rounded down to 67 x 1460 = 97820,
+    // then at most 65535 (tcp_select_initial_window rounds before it caps).
     let h = finish(|s| s.set_tcp_adv_win_scale(2).unwrap());
     assert_eq!(h.receiver.window_share, WindowShare::AdvWinScale(2));
-    assert_eq!(h.receiver.syn_window, 64_240);
+    assert_eq!(h.receiver.syn_window, 65_535);
     // -2: a quarter, 32768: 22 x 1460.
     let h = finish(|s| s.set_tcp_adv_win_scale(-2).unwrap());
     assert_eq!(h.receiver.syn_window, 22 * 1_460);
@@ -280,8 +281,16 @@ fn slow_start_by_fields(mss: u32, initcwnd: u32, rcvbuf: u64, rwnd: u32) -> Scen
     s.server.sender.initcwnd = initcwnd;
     s.client.receiver.rcvbuf = rcvbuf;
     s.client.receiver.rcvbuf_max = s.client.receiver.rcvbuf_max.max(rcvbuf);
-    s.client.receiver.syn_window = rwnd.min(s.client.receiver.initial_window(mss));
+    s.client.receiver.tcp_rmem_max = s.client.receiver.rcvbuf_max;
+    s.client.receiver.syn_window = rwnd.min(initial_window(&s.client.receiver, mss));
+    s.client.receiver.syn_window_limit = Some(rwnd);
     s
+}
+
+/// The SYN window `tcp_select_initial_window` gives an active opener.
+fn initial_window(r: &ReceiverConfig, mss: u32) -> u32 {
+    let first = tcp_select_initial_window(r, &Behaviour::model(), mss as u64 + 12);
+    first.rcv_wnd.min(65_535) as u32
 }
 
 /// The same hosts from the setters, as the builder can write them.
@@ -324,7 +333,7 @@ fn the_slow_start_widget_gets_the_same_hosts_from_the_setters() {
 
 /// What a Linux server with default buffers offers in its SYN-ACK.
 fn server_syn_window(mss: u32) -> u32 {
-    ReceiverConfig::default().initial_window(mss)
+    initial_window(&ReceiverConfig::default(), mss)
 }
 
 #[test]
