@@ -82,7 +82,8 @@ pub struct ReceiverConfig {
 impl ReceiverConfig {
     /// `tcp_select_initial_window`: the window scale is chosen once, for the
     /// largest buffer the socket could ever get (`max(tcp_rmem[2],
-    /// net.core.rmem_max)`): ilog2(space) − 15, between 0 and 14.
+    /// net.core.rmem_max)`, or the locked `SO_RCVBUF` where the era clamps to
+    /// it): ilog2(space) − 15, between 0 and 14.
     pub fn wscale_for(space: u64) -> u8 {
         (space.max(1 << 15).ilog2() - 15).min(14) as u8
     }

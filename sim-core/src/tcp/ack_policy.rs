@@ -597,4 +597,81 @@ mod tests {
             AckDecision::Delay(_)
         ));
     }
+
+    #[test]
+    fn a_pushed_segment_caps_the_delayed_ack_at_200ms() {
+        // tcp_send_delayed_ack: with ICSK_ACK_PUSHED set, max_ato is
+        // TCP_DELACK_MAX (200 ms) instead of HZ/2, as in ping-pong mode.
+        let mut p = delaying(1_000, 900);
+        p.ato = SimDuration::from_millis(400);
+        // 100 ms after the last segment: ato = 400/2 + 100 = 300 ms.
+        p.lrcvtime = t(1_900);
+        let short = Arrival {
+            len: 100,
+            header_len: TCP_HEADER_LEN,
+            psh: true,
+        };
+        p.measure_rcv_mss(short, MSS);
+        assert_eq!(
+            p.on_data(t(2_000), 100, 64_256, false),
+            AckDecision::Delay(t(2_200))
+        );
+    }
+
+    #[test]
+    fn a_repeated_short_length_without_psh_becomes_rcv_mss() {
+        // tcp_measure_rcv_mss: a segment of the same short length twice, with
+        // no PSH, is taken as the peer's MSS (a small path MTU); with PSH it
+        // only marks the connection PUSHED, then PUSHED2.
+        let mut p = AckPolicy::new(DelayedAck::Linux, false, false);
+        let seg = |len, psh| Arrival {
+            len,
+            header_len: TCP_HEADER_LEN,
+            psh,
+        };
+        assert!(!p.measure_rcv_mss(seg(500, false), MSS));
+        assert_eq!(p.rcv_mss(), TCP_MSS_DEFAULT);
+        p.measure_rcv_mss(seg(500, false), MSS);
+        assert_eq!(p.rcv_mss(), 500);
+        let mut p = AckPolicy::new(DelayedAck::Linux, false, false);
+        p.measure_rcv_mss(seg(500, true), MSS);
+        p.measure_rcv_mss(seg(500, true), MSS);
+        assert_eq!(p.rcv_mss(), TCP_MSS_DEFAULT);
+        assert!(p.pushed && p.pushed2);
+        // A full-sized segment sets rcv_mss, and PUSHED only with the 6.6 switch.
+        assert!(p.measure_rcv_mss(seg(1448, true), MSS));
+        p.on_ack_sent();
+        p.measure_rcv_mss(seg(1448, true), MSS);
+        assert!(!p.pushed);
+        let mut p = AckPolicy::new(DelayedAck::Linux, false, true);
+        p.measure_rcv_mss(seg(1448, true), MSS);
+        assert!(p.pushed && !p.pushed2);
+    }
+
+    #[test]
+    fn the_read_acks_what_softirq_left_or_a_drained_pushed_segment() {
+        // tcp_cleanup_rbuf's first rule: an ACK is scheduled and either more
+        // than rcv_mss is unacknowledged, or the read emptied the buffer
+        // after PUSHED outside ping-pong (or PUSHED2 in any mode).
+        let mut p = linux(false);
+        p.on_data_recv(t(0), 64_256);
+        assert!(p.cleanup_rbuf(2 * MSS as u64, 2 * MSS as u64, false));
+        assert!(!p.cleanup_rbuf(MSS as u64, MSS as u64, true));
+        p.pushed = true;
+        assert!(p.cleanup_rbuf(MSS as u64, MSS as u64, true));
+        assert!(
+            !p.cleanup_rbuf(MSS as u64, MSS as u64, false),
+            "not drained"
+        );
+        assert!(!p.cleanup_rbuf(0, MSS as u64, true), "nothing read");
+        p.pingpong = TCP_PINGPONG_THRESH;
+        assert!(!p.cleanup_rbuf(MSS as u64, MSS as u64, true));
+        p.pushed2 = true;
+        assert!(p.cleanup_rbuf(MSS as u64, MSS as u64, true));
+        p.on_ack_sent();
+        assert!(
+            !p.cleanup_rbuf(MSS as u64, 2 * MSS as u64, true),
+            "nothing due"
+        );
+    }
 }

@@ -52,7 +52,7 @@ impl PushMarks {
     /// last skb with room left takes the first bytes, and loses its PSH.
     pub fn on_new_write(&mut self, write_end: u64, snd_nxt: u64, mss: u64) {
         let unsent = write_end.saturating_sub(snd_nxt);
-        if unsent > 0 && unsent % mss != 0 && self.marks.back() == Some(&write_end) {
+        if unsent > 0 && !unsent.is_multiple_of(mss) && self.marks.back() == Some(&write_end) {
             self.marks.pop_back();
         }
     }
@@ -86,7 +86,8 @@ impl PushMarks {
 
     /// Whether the segment `[seq, end)` carries PSH.
     pub fn psh(&self, seq: u64, end: u64) -> bool {
-        self.marks.iter().any(|&m| m > seq && m <= end)
+        let first_after = self.marks.partition_point(|&m| m <= seq);
+        self.marks.get(first_after).is_some_and(|&m| m <= end)
     }
 
     /// Everything below `snd_una` is acknowledged: forget its marks.

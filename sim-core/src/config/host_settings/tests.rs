@@ -124,6 +124,56 @@ fn the_window_scale_fits_max_of_tcp_rmem_2_and_rmem_max() {
 }
 
 #[test]
+fn so_rcvbuf_before_connect_clamps_the_scale_to_the_locked_buffer_from_3_x_on() {
+    // tcp_connect_init / tcp_openreq_init_rwin: with SOCK_RCVBUF_LOCK the
+    // window_clamp is the buffer's window, and tcp_select_initial_window
+    // sizes the scale for it: 8192 needs none, 65536 (SO_RCVBUF 64 KiB) one.
+    let clamped = |asked| {
+        let mut s = HostSettings::default();
+        s.set_rcvbuf_lock_clamps_wscale(true);
+        s.set_so_rcvbuf(asked);
+        s.finish().unwrap().receiver.wscale
+    };
+    assert_eq!(clamped(8 * 1024), 0);
+    assert_eq!(clamped(64 * 1024), 1);
+    // Every era but 2.6.32 clamps; 2.6.32 offers scale 7 for tcp_rmem[2].
+    for k in Kernel::ALL {
+        let mut s = HostSettings::for_kernel(k);
+        s.set_so_rcvbuf(8 * 1024);
+        let wscale = s.finish().unwrap().receiver.wscale;
+        assert_eq!(wscale, if k == Kernel::V2_6_32 { 7 } else { 0 }, "{k}");
+    }
+    // Without SO_RCVBUF nothing is clamped: today's 32 MiB tcp_rmem[2] needs 10.
+    let today = HostSettings::for_kernel(Kernel::Today).finish().unwrap();
+    assert_eq!(today.receiver.wscale, 10);
+}
+
+#[test]
+fn the_rx_truesize_must_exceed_the_mss() {
+    let mut s = HostSettings::for_kernel(Kernel::Today);
+    assert_eq!(
+        s.finish().unwrap().receiver.rx_truesize,
+        RxTruesize::PerPacket(2_304)
+    );
+    s.set_rx_truesize(RxTruesize::PerPacket(1_448));
+    let e = s.finish().unwrap_err();
+    assert_eq!(e.key, "rx_truesize");
+    assert_eq!(
+        e.message,
+        "1448 B is outside the allowed range 1449 B to 1048576 B"
+    );
+    assert_eq!(
+        HostSettings::default()
+            .finish()
+            .unwrap()
+            .receiver
+            .rx_truesize,
+        RxTruesize::Ideal,
+        "the model's until hosts default to today's kernel"
+    );
+}
+
+#[test]
 fn the_syn_window_is_what_the_buffer_backs_rounded_down_to_advmss() {
     // Half of 131072 is 65536, at most 65535 unscaled: 44 x 1460.
     assert_eq!(finish(|_| {}).receiver.syn_window, 64_240);

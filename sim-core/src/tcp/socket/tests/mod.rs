@@ -56,6 +56,8 @@ mod data_and_acks;
 mod delayed_ack;
 mod handshake;
 mod nagle_cork;
+mod pushed_ack;
+mod receive_window;
 mod rto;
 mod sack_recovery;
 mod timers;
@@ -272,6 +274,19 @@ fn established_with(cfg: &HostConfig) -> Tcp {
     recv_nothing!(tcp);
     assert!(tcp.sock.is_established());
     tcp
+}
+
+/// A listener of any `cfg` after the same handshake, with the SYN-ACK it
+/// sent (whatever window its kernel chose).
+fn accept(cfg: &HostConfig) -> (Tcp, Segment) {
+    let mut tcp = Tcp::new(Socket::listen(cfg));
+    send!(tcp, syn());
+    let syn_ack = tcp.drain()[0];
+    tcp.at_ms(RTT.0 / MS);
+    send!(tcp, from_peer());
+    recv_nothing!(tcp);
+    assert!(tcp.sock.is_established());
+    (tcp, syn_ack)
 }
 
 /// [`established_with`] the [`host`] configuration.
