@@ -77,6 +77,11 @@ pub struct Flags {
     pub syn: bool,
     pub ack: bool,
     pub fin: bool,
+    /// PSH: the sender marks the last segment of a write, and a filled skb
+    /// when it has written more than half the peer's window since the last
+    /// mark (`tcp_push`, `forced_push`). Linux receivers use it to decide
+    /// when to ACK on read (`tcp_measure_rcv_mss`).
+    pub psh: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,6 +7,7 @@
 mod common;
 use common::*;
 
+use sim_core::config::{HostSettings, Kernel};
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
@@ -36,10 +37,12 @@ fn upload_secs(r: &RunResult) -> f64 {
 fn the_server_never_offers_more_than_half_its_doubled_8k_buffer() {
     let r = run("seed-001-so-rcvbuf-8k-40ms.toml");
     let max_wnd = max_window_sent_by(&r, Side::Server);
-    // Half of 16384 is 8192; the SYN-ACK offers that rounded down to whole 1460-byte
-    // segments (7300), and with each arriving segment charged to the buffer first,
-    // the window never grows past it.
-    assert_eq!(max_wnd, 7_300);
+    // Half of 16384 is 8192; the SYN-ACK offers that rounded down to whole
+    // 1448-byte segments (7240: a listener counts the peer's MSS without its
+    // timestamps). After the handshake the clamp keeps one segment in reserve
+    // (8192 - 1448 = 6744), and with each arriving segment charged to the
+    // buffer first, the window never grows past the SYN-ACK's.
+    assert_eq!(max_wnd, 7_240);
 }
 
 #[test]
@@ -54,6 +57,84 @@ fn at_40ms_the_8k_window_stretches_the_upload_to_seconds() {
         secs >= bound && secs < 5.5,
         "{secs:.2} s (window bound {bound:.2} s, measured 5.5 s)"
     );
+}
+
+/// Case 5 with both hosts running `kernel`; the server set SO_RCVBUF = 8K
+/// before listen(), and reads at once.
+fn case5_on(kernel: Kernel) -> RunResult {
+    let mut s = scenario_file("seed-001-so-rcvbuf-8k-40ms.toml");
+    let host = |so_rcvbuf: Option<u64>| {
+        let mut h = HostSettings::for_kernel(kernel);
+        if let Some(asked) = so_rcvbuf {
+            h.set_so_rcvbuf(asked);
+        }
+        h.finish().unwrap()
+    };
+    s.server = host(Some(8192));
+    s.client = host(None);
+    common::run(&s)
+}
+
+/// The windows the server advertised after its SYN-ACK.
+fn server_windows(r: &RunResult) -> Vec<u64> {
+    sent_by(r, Side::Server)
+        .iter()
+        .filter(|(_, s, _)| !s.flags.syn)
+        .map(|(_, s, _)| s.wnd)
+        .collect()
+}
+
+/// Server ACKs sent the moment a full segment carrying PSH arrived, that
+/// acknowledge that segment alone: ACKed because it was read (PUSHED).
+fn acks_of_a_pushed_segment_on_read(r: &RunResult) -> usize {
+    let mut pushed_at = std::collections::BTreeMap::new();
+    for rec in r.trace.records() {
+        if let TraceEvent::SegmentReceived {
+            to: Side::Server,
+            seg,
+        } = rec.event
+            && seg.len == 1448
+            && seg.flags.psh
+        {
+            pushed_at.insert(seg.end_seq(), rec.time);
+        }
+    }
+    let acks = sent_by(r, Side::Server);
+    acks.windows(2)
+        .filter(|w| {
+            let (t, ack) = (w[1].0, w[1].1.ack);
+            ack - w[0].1.ack == 1448 && pushed_at.get(&ack) == Some(&t)
+        })
+        .count()
+}
+
+#[test]
+fn on_3_10_the_8k_buffer_offers_four_segments_and_the_upload_takes_2_7_s() {
+    // SO_RCVBUF before listen(): scale 0, SYN-ACK 5 x 1448 = 7240; then the
+    // clamp (8192 less one segment, 6744) in whole segments: 5792. Four
+    // segments per 40 ms round trip, ACKed in pairs: 266 segments in 66.5
+    // rounds.
+    let r = case5_on(Kernel::V3_10);
+    let windows = server_windows(&r);
+    assert!(windows.iter().all(|&w| w == 5_792), "{windows:?}");
+    let secs = upload_secs(&r);
+    assert!((2.60..2.70).contains(&secs), "{secs:.3} s");
+    assert_eq!(acks_of_a_pushed_segment_on_read(&r), 0);
+}
+
+#[test]
+fn today_the_same_buffer_offers_six_segments_and_the_upload_is_faster() {
+    // 6.6+: the first segment measures scaling_ratio 160 (1448 in 2304), the
+    // clamp becomes 10240 and the window 8800 in whole segments: 8688. A
+    // pushed full segment that is read alone is ACKed at once (6.6+); here
+    // that breaks the ACK pairs and leaves a later odd segment to wait a round,
+    // so the gain comes from the window: about 1.9 s instead of 2.66.
+    let r = case5_on(Kernel::Today);
+    let windows = server_windows(&r);
+    assert!(windows.iter().all(|&w| w == 8_688), "{windows:?}");
+    let secs = upload_secs(&r);
+    assert!((1.85..1.95).contains(&secs), "{secs:.3} s");
+    assert!(acks_of_a_pushed_segment_on_read(&r) > 5);
 }
 
 #[test]

@@ -89,3 +89,22 @@ fn completion_time_follows_the_rtt_not_the_bandwidth() {
     let fast = span_with_close(&run("seed-004-512k-0.3ms.toml"));
     assert!(slow / fast > 5.0, "{slow:.2} / {fast:.2}");
 }
+
+#[test]
+fn with_the_captures_kernels_the_handshake_windows_are_the_captures() {
+    // Client 5.5.15 (Fedora 31), server 4.18.0-147 (CentOS 8.1):
+    //   client SYN 64240 (44 x 1460 of tcp_rmem[1] 131072's half),
+    //   server SYN-ACK 28960 (tcp_default_init_rwnd: 20 x 1448),
+    //   client ACK 502 (<< 7 = 64256: the SYN's edge, rounded up to 128),
+    //   server's first segment after the request 235 (<< 7 = 30080: 28960
+    //   plus tcp_grow_window's 2 x 536 for the 147-byte request).
+    use sim_core::config::{HostSettings, Kernel};
+    let mut s = scenario_file("seed-004-512k-7ms.toml");
+    s.client = HostSettings::for_kernel(Kernel::V5_5).finish().unwrap();
+    s.server = HostSettings::for_kernel(Kernel::V4_18).finish().unwrap();
+    let r = common::run(&s);
+    let client = common::sent_by(&r, Side::Client);
+    let server = common::sent_by(&r, Side::Server);
+    assert_eq!((client[0].1.wnd, client[1].1.wnd), (64_240, 502 << 7));
+    assert_eq!((server[0].1.wnd, server[1].1.wnd), (28_960, 235 << 7));
+}

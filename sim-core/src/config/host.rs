@@ -9,7 +9,7 @@ use super::{
     TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_WMEM_DEFAULT, TCP_WMEM_MAX, check,
 };
 use crate::cc::Algorithm;
-use crate::tcp::receive_window::WindowShare;
+use crate::tcp::receive_window::{RxTruesize, WindowShare};
 use crate::time::SimDuration;
 
 /// A receiver's acknowledgement policy (see `tcp::ack_policy`).
@@ -41,7 +41,11 @@ pub enum Nagle {
 /// Receive-side settings of an endpoint.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReceiverConfig {
-    /// Window advertised in the SYN (unscaled, at most 65535).
+    /// Window this host's SYN offers when it connects (unscaled, at most
+    /// 65535), as [`HostSettings::finish`](super::HostSettings::finish) derived
+    /// it for reports. The socket chooses its own window from the fields
+    /// below (`tcp_select_initial_window`): a listener's SYN-ACK counts in
+    /// 1448-byte segments, not 1460, so it may offer a little more.
     pub syn_window: u32,
     /// Initial receive buffer (`tcp_rmem[1]`), or the doubled `SO_RCVBUF` when locked.
     pub rcvbuf: u64,
@@ -49,6 +53,18 @@ pub struct ReceiverConfig {
     pub rcvbuf_max: u64,
     /// `net.ipv4.tcp_moderate_rcvbuf` and no `SO_RCVBUF` lock.
     pub autotune: bool,
+    /// `SO_RCVBUF` set the buffer (`SOCK_RCVBUF_LOCK`).
+    pub locked: bool,
+    /// `net.ipv4.tcp_rmem[2]`, which window growth reads even when
+    /// `SO_RCVBUF` locked the buffer (`__tcp_grow_window`).
+    pub tcp_rmem_max: u64,
+    /// What each received segment costs the buffer (`skb->truesize`).
+    pub rx_truesize: RxTruesize,
+    /// Route attribute `initrwnd`, in segments of the peer's MSS.
+    pub route_initrwnd: Option<u32>,
+    /// Not a Linux knob: the most the first window may offer, as a reader
+    /// picks it on a slider.
+    pub syn_window_limit: Option<u32>,
     /// How much of the buffer is offered as window (scaling_ratio or tcp_adv_win_scale).
     pub window_share: WindowShare,
     /// Window scale this host offers in its SYN (`tcp_select_initial_window`).
@@ -66,23 +82,10 @@ pub struct ReceiverConfig {
 impl ReceiverConfig {
     /// `tcp_select_initial_window`: the window scale is chosen once, for the
     /// largest buffer the socket could ever get (`max(tcp_rmem[2],
-    /// net.core.rmem_max)`): ilog2(space) − 15, between 0 and 14.
+    /// net.core.rmem_max)`, or the locked `SO_RCVBUF` where the era clamps to
+    /// it): ilog2(space) − 15, between 0 and 14.
     pub fn wscale_for(space: u64) -> u8 {
         (space.max(1 << 15).ilog2() - 15).min(14) as u8
-    }
-
-    /// `tcp_select_initial_window`: the window a SYN offers is what the receive
-    /// buffer backs, at most 65535 (SYN windows are never scaled), rounded down
-    /// to whole segments of advmss (MSS + 12 bytes of timestamps).
-    pub fn initial_window(&self, mss: u32) -> u32 {
-        let advmss = (mss + 12) as u64;
-        let space = self.window_share.win_from_space(self.rcvbuf).min(65_535);
-        let w = if space > advmss {
-            space / advmss * advmss
-        } else {
-            space
-        };
-        w.max(1) as u32
     }
 }
 
@@ -93,6 +96,11 @@ impl Default for ReceiverConfig {
             rcvbuf: TCP_RMEM_DEFAULT,
             rcvbuf_max: TCP_RMEM_MAX,
             autotune: true,
+            locked: false,
+            tcp_rmem_max: TCP_RMEM_MAX,
+            rx_truesize: RxTruesize::Ideal,
+            route_initrwnd: None,
+            syn_window_limit: None,
             window_share: WindowShare::ScalingRatio,
             wscale: DEFAULT_WSCALE,
             window_scaling: true,
@@ -197,6 +205,17 @@ impl HostConfig {
             " B",
         )?;
         check("wscale", self.receiver.wscale, 0, 14, "")?;
+        if let RxTruesize::PerPacket(t) = self.receiver.rx_truesize {
+            // A segment always costs more than its payload (and the kernel's
+            // scaling_ratio must stay below 256).
+            check(
+                "rx_truesize",
+                t as u64,
+                self.sender.mss as u64 + 1,
+                1 << 20,
+                " B",
+            )?;
+        }
         Ok(())
     }
 }

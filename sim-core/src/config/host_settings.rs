@@ -10,10 +10,12 @@
 //! - `SO_RCVBUF` / `SO_SNDBUF`: capped at `net.core.rmem_max` / `wmem_max`
 //!   (their final values), doubled, at least `SOCK_MIN_RCVBUF` /
 //!   `SOCK_MIN_SNDBUF`, and locked against autotuning (man 7 socket).
-//! - the window scale: for `max(tcp_rmem[2], net.core.rmem_max)`, whatever
-//!   `SO_RCVBUF` says (`tcp_select_initial_window`).
-//! - the SYN window: what the receive buffer backs, at most 65535, rounded
-//!   down to advmss; route `initrwnd` may only lower it.
+//! - the window scale: for `max(tcp_rmem[2], net.core.rmem_max)`, or for the
+//!   locked buffer when `SO_RCVBUF` is set and the era clamps to it
+//!   (`tcp_select_initial_window`).
+//! - the SYN window: what the receive buffer backs, rounded down to advmss,
+//!   capped as the era caps it (20 segments, 65535); route `initrwnd` may
+//!   only lower what the buffer backs.
 //!
 //! Defaults come from a [`Sysctls`] table (`HostSettings::new`): the place
 //! where a kernel era's defaults plug in. A rule that changed between kernels
@@ -22,10 +24,12 @@
 
 use super::{
     Behaviour, ConfigError, DEFAULT_MSS, DelayedAck, Frto, HostConfig, InitialRwnd, Kernel, Nagle,
-    Qdisc, ReceiverConfig, SendSkbs, SenderConfig, Sysctls, TCP_INIT_CWND, Tlp, WindowShare,
+    OfoGrowth, Qdisc, RX_TRUESIZE_DEFAULT, ReceiverConfig, RxTruesize, SendSkbs, SenderConfig,
+    Sysctls, TCP_INIT_CWND, Tlp, WindowShare,
 };
 use crate::cc::Algorithm;
 use crate::tcp::metrics::MetricsConfig;
+use crate::tcp::receive_window::tcp_select_initial_window;
 
 /// Setters that only record what was set: each line `fn name(arg: T) =>
 /// field = value;` is `pub fn name(&mut self, arg: T) { self.field = value; }`.
@@ -80,6 +84,8 @@ pub struct HostSettings {
     delayed_ack: DelayedAck,
     mss: u32,
     syn_window_limit: Option<u32>,
+    /// What the host's network driver charges per received segment.
+    rx_truesize: RxTruesize,
     /// The kernel's behaviour switches (its era's, then any changed).
     behaviour: Behaviour,
     /// The era the defaults and switches came from (`None`: none named).
@@ -113,16 +119,21 @@ impl HostSettings {
             delayed_ack: DelayedAck::Linux,
             mss: DEFAULT_MSS,
             syn_window_limit: None,
+            rx_truesize: RxTruesize::Ideal,
             behaviour: Behaviour::model(),
             kernel: None,
         }
     }
 
-    /// A host running `kernel`: its era's sysctl defaults and behaviour.
+    /// A host running `kernel`: its era's sysctl defaults and behaviour, and
+    /// a network driver that charges [`RX_TRUESIZE_DEFAULT`] per received
+    /// segment. (The default host keeps the model's [`RxTruesize::Ideal`]
+    /// until hosts default to today's kernel.)
     pub fn for_kernel(kernel: Kernel) -> Self {
         HostSettings {
             behaviour: kernel.behaviour(),
             kernel: Some(kernel),
+            rx_truesize: RxTruesize::PerPacket(RX_TRUESIZE_DEFAULT),
             ..HostSettings::new(kernel.sysctls())
         }
     }
@@ -272,6 +283,23 @@ impl HostSettings {
 
         /// A locked small `SO_RCVBUF` clamps the scale the SYN offers.
         fn set_rcvbuf_lock_clamps_wscale(on: bool) => behaviour.rcvbuf_lock_clamps_wscale = on;
+
+        /// Which connections grow their window on out-of-order data.
+        fn set_ofo_grows_window(v: OfoGrowth) => behaviour.ofo_grows_window = v;
+
+        /// `tcp_fixup_rcvbuf` (3.x–4.19) raises an unlocked buffer on ESTABLISHED.
+        fn set_rcvbuf_fixup(on: bool) => behaviour.rcvbuf_fixup = on;
+
+        // The host's network driver
+
+        /// What each received segment costs the receive buffer (`skb->truesize`):
+        /// [`RxTruesize::PerPacket`] with the bytes a driver charges per frame
+        /// (2304 for a 2 KB buffer per frame, the usual case at MTU 1500; 4352
+        /// for a 4 KB page per frame; less with GRO, which shares one skb
+        /// among several segments). Kernels 6.6+ measure their window share
+        /// from it (`scaling_ratio` = payload / truesize), and every kernel
+        /// counts it against `sk_rcvbuf`. `finish()` checks that it exceeds the MSS.
+        fn set_rx_truesize(v: RxTruesize) => rx_truesize = v;
     }
 
     // sysctl -w, with the sysctl's range checked
@@ -350,38 +378,44 @@ impl HostSettings {
         let locked = self.so_rcvbuf.map(|asked| sk_rcvbuf_for(asked, s.rmem_max));
         let (rcvbuf, rcvbuf_max, autotune) =
             initial_buffer(locked, s.tcp_rmem, s.tcp_moderate_rcvbuf);
+        let window_share = s
+            .tcp_adv_win_scale
+            .map_or(WindowShare::ScalingRatio, WindowShare::AdvWinScale);
         let mut receiver = ReceiverConfig {
             syn_window: 0, // from the buffer, below
             rcvbuf,
             rcvbuf_max,
             autotune,
-            window_share: s
-                .tcp_adv_win_scale
-                .map_or(WindowShare::ScalingRatio, WindowShare::AdvWinScale),
-            // For the largest buffer the socket could get, whatever SO_RCVBUF says.
-            wscale: ReceiverConfig::wscale_for(s.tcp_rmem[2].max(s.rmem_max)),
+            locked: locked.is_some(),
+            tcp_rmem_max: s.tcp_rmem[2],
+            rx_truesize: self.rx_truesize,
+            route_initrwnd: self.route_initrwnd,
+            syn_window_limit: self.syn_window_limit,
+            window_share,
+            wscale: self.rcv_wscale(window_share.win_from_space(rcvbuf), locked.is_some()),
             window_scaling: s.tcp_window_scaling,
             delayed_ack: self.delayed_ack.clone(),
             quickack: self.tcp_quickack || self.route_quickack,
             read_rate: None,
         };
-        receiver.syn_window = self.syn_window(&receiver);
+        // What an active open's SYN offers (advmss = MSS + timestamps).
+        let first = tcp_select_initial_window(&receiver, &self.behaviour, self.mss as u64 + 12);
+        receiver.syn_window = first.rcv_wnd.min(65_535) as u32;
         receiver
     }
 
-    /// `tcp_select_initial_window`: the buffer's window at most 65535, rounded
-    /// down to advmss ([`ReceiverConfig::initial_window`]); then
-    /// `init_rcv_wnd` (route `initrwnd`, in advmss segments) can only lower
-    /// it, as in kernels before 6.10.
-    fn syn_window(&self, receiver: &ReceiverConfig) -> u32 {
-        let mut syn = receiver.initial_window(self.mss) as u64;
-        if let Some(limit) = self.syn_window_limit {
-            syn = syn.min(limit as u64);
+    /// The window scale the SYN offers (`tcp_select_initial_window`): for the
+    /// largest buffer the socket could get, `max(tcp_rmem[2],
+    /// net.core.rmem_max)`, unless `SO_RCVBUF` locked a smaller one before
+    /// `connect()`/`listen()` and the kernel clamps the window to it (3.x and
+    /// later: then an 8 KiB `SO_RCVBUF` offers scale 0).
+    fn rcv_wscale(&self, full_space: u64, locked: bool) -> u8 {
+        let s = &self.sysctl;
+        let mut space = s.tcp_rmem[2].max(s.rmem_max).max(full_space);
+        if locked && self.behaviour.rcvbuf_lock_clamps_wscale {
+            space = space.min(full_space);
         }
-        if let Some(n) = self.route_initrwnd {
-            syn = syn.min(n as u64 * (self.mss + 12) as u64);
-        }
-        syn.max(1) as u32
+        ReceiverConfig::wscale_for(space)
     }
 }
 

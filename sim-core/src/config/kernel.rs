@@ -214,6 +214,18 @@ impl Kernel {
             // (and so the scale offered) to a user-locked small SO_RCVBUF on
             // 3.x and later.
             rcvbuf_lock_clamps_wscale: self >= Kernel::V3_10,
+            // tcp_fixup_rcvbuf's 3.x form; a337531b942b (4.20) removed it with
+            // the 20-MSS cap.
+            rcvbuf_fixup: matches!(self, Kernel::V3_10 | Kernel::V4_18),
+            // 4e4f1fc22681 "tcp: properly increase rcv_ssthresh for ofo
+            // packets" (2013; in el7's 3.10, not in el6's 2.6.32); the June
+            // 2020 fix "tcp: grow window for OOO packets only for SACK flows"
+            // came after Fedora 31's 5.5.15 and RHEL 8.1.
+            ofo_grows_window: match self {
+                Kernel::V2_6_32 => OfoGrowth::Never,
+                Kernel::V3_10 | Kernel::V4_18 | Kernel::V5_5 => OfoGrowth::AllFlows,
+                Kernel::Today => OfoGrowth::SackFlows,
+            },
         }
     }
 }
@@ -251,6 +263,17 @@ pub struct Behaviour {
     /// `SO_RCVBUF` set before `connect()`/`listen()` clamps the window, and the
     /// scale the SYN offers, to the small locked buffer.
     pub rcvbuf_lock_clamps_wscale: bool,
+    /// Out-of-order data raises `rcv_ssthresh` as in-order data does
+    /// (`tcp_data_queue_ofo` → `tcp_grow_window`), so a window can still grow
+    /// while a hole waits to be repaired.
+    pub ofo_grows_window: OfoGrowth,
+    /// On ESTABLISHED, `tcp_fixup_rcvbuf` raises a buffer `SO_RCVBUF` did not
+    /// lock to room for twice the 20-segment initial window at full truesize,
+    /// four times that with `tcp_moderate_rcvbuf` (375040 bytes at MSS 1448,
+    /// over `tcp_rmem[1]` = 87380), so the window can grow past 43 KB before
+    /// autotuning has measured anything. 3.x to 4.19 (2.6.32's version sizes
+    /// for 10 segments without the factors and stays under 87380).
+    pub rcvbuf_fixup: bool,
 }
 
 impl Behaviour {
@@ -258,7 +281,8 @@ impl Behaviour {
     /// is implemented: per-MSS send-buffer charging, the 64 KB initial window,
     /// no ACK on reading a pushed segment, no tail-loss probe, RACK. Not any
     /// real kernel; `HostSettings::default()` uses it until today's kernel
-    /// becomes the default.
+    /// becomes the default. Out-of-order data grows the window as today's
+    /// kernel grows it (issue 17: the model used not to grow it at all).
     pub const fn model() -> Behaviour {
         Behaviour {
             send_skbs: SendSkbs::PerMss,
@@ -268,6 +292,8 @@ impl Behaviour {
             frto: Frto::Off,
             rack: true,
             rcvbuf_lock_clamps_wscale: false,
+            ofo_grows_window: OfoGrowth::SackFlows,
+            rcvbuf_fixup: false,
         }
     }
 }
@@ -294,13 +320,30 @@ pub enum SendSkbs {
 /// The cap on the receive window advertised right after the handshake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitialRwnd {
-    /// At most this many segments of advmss (`tcp_default_init_rwnd`: 10 on
-    /// 2.6.32, 20 from 3.0 to 4.19).
+    /// At most this many segments of the peer's MSS (`tcp_default_init_rwnd`:
+    /// 10 on 2.6.32, 20 from 3.0 to 4.19; fewer above MSS 1460), unless the
+    /// route's `initrwnd` says otherwise.
     Segments(u32),
-    /// At most this many bytes (65535, until 6.10).
+    /// At most this many bytes (65535 from 4.20 until 6.10).
     Bytes(u32),
-    /// The whole initial space the buffer backs.
+    /// The whole initial space the buffer backs: `tcp_rmem[1]` times the
+    /// window share, rounded down to the MSS (6.10+, backported to 6.6.y). The
+    /// SYN and SYN-ACK still carry at most 65535, unscaled.
     Unlimited,
+}
+
+/// Which connections grow their receive window on out-of-order data
+/// (`tcp_data_queue_ofo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfoGrowth {
+    /// Only in-order data grows it (2.6.32).
+    Never,
+    /// Every connection (4e4f1fc22681, 2013, until mid-2020).
+    AllFlows,
+    /// Only connections with SACK: without it the sender needs three
+    /// duplicate ACKs, and an ACK whose window changed is not a duplicate
+    /// ("tcp: grow window for OOO packets only for SACK flows", 2020).
+    SackFlows,
 }
 
 /// The tail-loss probe's variant.
@@ -357,6 +400,7 @@ value_names! {
     SendSkbs { PerMss = "per-mss", Gso = "gso" }
     Tlp { Off = "off", V3_10 = "3.10", TwoJiffies = "2-jiffies", TwoMs = "2ms" }
     Frto { Off = "off", Rfc4138 = "rfc4138", Rfc5682 = "rfc5682" }
+    OfoGrowth { Never = "never", AllFlows = "all-flows", SackFlows = "sack-flows" }
 }
 
 impl InitialRwnd {

@@ -29,13 +29,13 @@ pub mod knobs;
 mod path;
 mod sysctl;
 
-pub use crate::tcp::receive_window::WindowShare;
+pub use crate::tcp::receive_window::{RX_TRUESIZE_DEFAULT, RxTruesize, WindowShare};
 pub use app::{ChunkedWrites, Pacing, RequestResponse};
 pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
 pub use host_settings::{
     HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
 };
-pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, SendSkbs, Tlp};
+pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, OfoGrowth, SendSkbs, Tlp};
 pub use path::{
     Direction, DropRule, DropTarget, LossDirection, LossPosition, MAX_DROP_RULES, PathConfig,
     Transmission,
@@ -48,8 +48,10 @@ use crate::time::SimDuration;
 pub const TCP_INIT_CWND: u32 = 10;
 /// The usual payload per segment: 1500-byte MTU - 40 bytes of IP/TCP - 12 of timestamps.
 pub const DEFAULT_MSS: u32 = 1448;
-/// What a Linux client advertises in its SYN with default buffers: 65535 rounded
-/// down to a multiple of the 1460-byte MSS (44 x 1460), see `tcp_select_initial_window`.
+/// What a Linux client advertises in its SYN with default buffers: half of
+/// `tcp_rmem[1]` (65536) rounded down to whole 1460-byte segments (44 x 1460),
+/// see `tcp_select_initial_window`. A listener counts 1448-byte segments and
+/// offers 65160.
 pub const DEFAULT_SYN_WINDOW: u32 = 64_240;
 /// The first of `net.ipv4.tcp_wmem` and `tcp_rmem`: one page (`tcp_init`, net/ipv4/tcp.c).
 pub const PAGE_SIZE: u64 = 4_096;

@@ -7,7 +7,7 @@
 
 use super::values::flag;
 use super::{FileError, Value, err};
-use crate::config::{Frto, HostSettings, InitialRwnd, SendSkbs, Tlp};
+use crate::config::{Frto, HostSettings, InitialRwnd, OfoGrowth, SendSkbs, Tlp};
 
 /// The switches a `[HOST.behaviour]` table takes, one per field of
 /// `Behaviour`.
@@ -19,6 +19,8 @@ pub const SWITCHES: &[&str] = &[
     "frto",
     "rack",
     "rcvbuf_lock_clamps_wscale",
+    "ofo_grows_window",
+    "rcvbuf_fixup",
 ];
 
 /// Sets one switch.
@@ -38,6 +40,10 @@ pub(super) fn set_switch(
         "frto" => s.set_frto(named(key, v, Frto::NAMES, Frto::from_name)?),
         "rack" => s.set_rack(flag(key, v)?),
         "rcvbuf_lock_clamps_wscale" => s.set_rcvbuf_lock_clamps_wscale(flag(key, v)?),
+        "ofo_grows_window" => {
+            s.set_ofo_grows_window(named(key, v, OfoGrowth::NAMES, OfoGrowth::from_name)?)
+        }
+        "rcvbuf_fixup" => s.set_rcvbuf_fixup(flag(key, v)?),
         other => {
             return Err(err(
                 key,

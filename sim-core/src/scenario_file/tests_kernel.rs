@@ -85,12 +85,15 @@ fn behaviour_lines(b: &Behaviour) -> String {
         frto,
         rack,
         rcvbuf_lock_clamps_wscale,
+        ofo_grows_window,
+        rcvbuf_fixup,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
         "[client.behaviour]\nsend_skbs = \"{}\"\ninitial_rwnd = \"{}\"\n\
          ack_pushed_full_segment = {}\ntlp = \"{}\"\nfrto = \"{}\"\nrack = {}\n\
-         rcvbuf_lock_clamps_wscale = {}\n",
+         rcvbuf_lock_clamps_wscale = {}\nofo_grows_window = \"{}\"\n\
+         rcvbuf_fixup = {}\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -98,6 +101,8 @@ fn behaviour_lines(b: &Behaviour) -> String {
         frto.name(),
         flag(rack),
         flag(rcvbuf_lock_clamps_wscale),
+        ofo_grows_window.name(),
+        flag(rcvbuf_fixup),
     )
 }
 

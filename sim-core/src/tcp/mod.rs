@@ -8,6 +8,7 @@ pub mod info;
 pub mod metrics;
 pub mod ooo_queue;
 pub mod pacing;
+pub mod push;
 pub mod rack;
 pub mod rate;
 pub mod reader;

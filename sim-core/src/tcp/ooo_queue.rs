@@ -8,10 +8,11 @@
 //!                  block 2         block 1 (newest first)
 //! ```
 //!
-//! Data above `rcv_nxt` is kept as merged ranges. Each ACK sent while any is
-//! held carries up to three SACK blocks, the one that changed most recently
-//! first (RFC 2018 §4), so a sender learns about every new arrival even when
-//! older blocks no longer fit.
+//! Data above `rcv_nxt` is kept as merged ranges, each with the truesize its
+//! segments were charged (`sk_rmem_alloc` counts held data too). Each ACK sent
+//! while any is held carries up to three SACK blocks, the one that changed
+//! most recently first (RFC 2018 §4), so a sender learns about every new
+//! arrival even when older blocks no longer fit.
 
 use crate::segment::{MAX_SACK_BLOCKS, SackBlocks};
 use std::collections::BTreeMap;
@@ -19,10 +20,23 @@ use std::collections::BTreeMap;
 /// `TCP_NUM_SACKS`: blocks the receiver keeps track of.
 const TCP_NUM_SACKS: usize = 4;
 
+/// How `tcp_data_queue_ofo` took a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queued {
+    /// Every byte was held already: dropped, nothing charged.
+    Duplicate,
+    /// Appended to the held range that ends where it starts
+    /// (`tcp_ooo_try_coalesce`): charged before the window grows.
+    Coalesced,
+    /// A range of its own (possibly merged with what follows): the window
+    /// grows before it is charged (`tcp_data_queue_ofo`'s `end:` path).
+    Inserted,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct OooQueue {
-    /// Disjoint, non-adjacent ranges: start → end.
-    ranges: BTreeMap<u64, u64>,
+    /// Disjoint, non-adjacent ranges: start → (end, truesize charged).
+    ranges: BTreeMap<u64, (u64, u64)>,
     /// Starts of the ranges in the order they last changed, newest first
     /// (`tp->selective_acks`). Like Linux it remembers only `TCP_NUM_SACKS`
     /// (4): an older block drops out of the SACK option until it changes.
@@ -34,43 +48,58 @@ impl OooQueue {
         self.ranges.is_empty()
     }
 
-    /// Holds `[seq, end)`, merging it with any range it touches; the merged
-    /// range becomes the newest SACK block.
-    pub fn insert(&mut self, seq: u64, end: u64) {
+    /// Holds `[seq, end)`, charged `truesize`, merging it with any range it
+    /// touches; the merged range becomes the newest SACK block.
+    pub fn insert(&mut self, seq: u64, end: u64, truesize: u64) -> Queued {
+        if let Some((_, &(e, _))) = self.ranges.range(..=seq).next_back()
+            && e >= end
+        {
+            return Queued::Duplicate;
+        }
         let mut start = seq;
         let mut stop = end;
+        let mut charged = truesize;
+        let mut how = Queued::Inserted;
         // Absorb every range that overlaps or abuts [start, stop).
-        let touching: Vec<(u64, u64)> = self
+        let touching: Vec<(u64, (u64, u64))> = self
             .ranges
             .range(..=stop)
             .rev()
-            .take_while(|&(_, &e)| e >= start)
-            .map(|(&s, &e)| (s, e))
+            .take_while(|&(_, &(e, _))| e >= start)
+            .map(|(&s, &r)| (s, r))
             .collect();
-        for (s, e) in touching {
+        for (s, (e, t)) in touching {
+            if e == seq && s < seq {
+                how = Queued::Coalesced;
+            }
             self.ranges.remove(&s);
             self.recent.retain(|&r| r != s);
             start = start.min(s);
             stop = stop.max(e);
+            charged += t;
         }
-        self.ranges.insert(start, stop);
+        self.ranges.insert(start, (stop, charged));
         self.recent.insert(0, start);
         self.recent.truncate(TCP_NUM_SACKS);
+        how
     }
 
-    /// Removes and returns the end of in-order data now contiguous with
-    /// `rcv_nxt` (which ends at `rcv_nxt` itself when nothing follows on).
-    pub fn take_in_order(&mut self, rcv_nxt: u64) -> u64 {
+    /// Removes the data now contiguous with `rcv_nxt`: returns where in-order
+    /// data ends (`rcv_nxt` itself when nothing follows on) and the truesize
+    /// the removed ranges were charged.
+    pub fn take_in_order(&mut self, rcv_nxt: u64) -> (u64, u64) {
         let mut next = rcv_nxt;
-        while let Some((&s, &e)) = self.ranges.first_key_value() {
+        let mut truesize = 0;
+        while let Some((&s, &(e, t))) = self.ranges.first_key_value() {
             if s > next {
                 break;
             }
             next = next.max(e);
+            truesize += t;
             self.ranges.remove(&s);
             self.recent.retain(|&r| r != s);
         }
-        next
+        (next, truesize)
     }
 
     /// The SACK option for an ACK sent now.
@@ -78,7 +107,7 @@ impl OooQueue {
         let mut blocks = [(0, 0); MAX_SACK_BLOCKS];
         let mut n = 0;
         for s in self.recent.iter().take(MAX_SACK_BLOCKS) {
-            blocks[n] = (*s, self.ranges[s]);
+            blocks[n] = (*s, self.ranges[s].0);
             n += 1;
         }
         SackBlocks::new(&blocks[..n])
@@ -86,7 +115,7 @@ impl OooQueue {
 
     /// Bytes held out of order.
     pub fn bytes(&self) -> u64 {
-        self.ranges.iter().map(|(s, e)| e - s).sum()
+        self.ranges.iter().map(|(s, (e, _))| e - s).sum()
     }
 }
 
@@ -97,10 +126,10 @@ mod tests {
     #[test]
     fn the_newest_block_comes_first_and_only_three_are_reported() {
         let mut q = OooQueue::default();
-        q.insert(2000, 3000);
-        q.insert(4000, 5000);
-        q.insert(6000, 7000);
-        q.insert(8000, 9000);
+        q.insert(2000, 3000, 1);
+        q.insert(4000, 5000, 1);
+        q.insert(6000, 7000, 1);
+        q.insert(8000, 9000, 1);
         assert_eq!(
             q.sack_blocks().as_slice(),
             &[(8000, 9000), (6000, 7000), (4000, 5000)]
@@ -110,22 +139,32 @@ mod tests {
     #[test]
     fn adjacent_arrivals_merge_into_one_block_that_moves_to_the_front() {
         let mut q = OooQueue::default();
-        q.insert(2000, 3000);
-        q.insert(5000, 6000);
-        q.insert(3000, 4000); // extends the first block
+        q.insert(2000, 3000, 1);
+        q.insert(5000, 6000, 1);
+        assert_eq!(q.insert(3000, 4000, 1), Queued::Coalesced); // extends the first block
         assert_eq!(q.sack_blocks().as_slice(), &[(2000, 4000), (5000, 6000)]);
-        q.insert(4000, 5000); // fills the hole between them
+        q.insert(4000, 5000, 1); // fills the hole between them
         assert_eq!(q.sack_blocks().as_slice(), &[(2000, 6000)]);
     }
 
     #[test]
     fn filling_the_hole_at_rcv_nxt_releases_everything_contiguous() {
         let mut q = OooQueue::default();
-        q.insert(2000, 3000);
-        q.insert(4000, 5000);
-        assert_eq!(q.take_in_order(1000), 1000);
-        assert_eq!(q.take_in_order(2000), 3000);
+        q.insert(2000, 3000, 1);
+        q.insert(4000, 5000, 1);
+        assert_eq!(q.take_in_order(1000), (1000, 0));
+        assert_eq!(q.take_in_order(2000), (3000, 1));
         assert_eq!(q.sack_blocks().as_slice(), &[(4000, 5000)]);
         assert_eq!(q.bytes(), 1000);
+    }
+
+    #[test]
+    fn held_data_keeps_what_it_was_charged_and_duplicates_cost_nothing() {
+        let mut q = OooQueue::default();
+        assert_eq!(q.insert(4000, 5000, 2304), Queued::Inserted);
+        assert_eq!(q.insert(4000, 4500, 2304), Queued::Duplicate);
+        assert_eq!(q.insert(2000, 3000, 2304), Queued::Inserted);
+        assert_eq!(q.insert(3000, 4000, 2304), Queued::Coalesced);
+        assert_eq!(q.take_in_order(2000), (5000, 3 * 2304));
     }
 }

@@ -1,39 +1,70 @@
 //! The receive window a Linux receiver advertises, and how it grows.
 //!
-//! Three quantities, as in `struct tcp_sock`:
+//! Four quantities, as in `struct tcp_sock`:
 //!
 //! ```text
-//!   rcvbuf ──win_from_space──► window_clamp   (the most the buffer can ever back)
-//!   rcv_ssthresh                               (grows 2·advmss per segment: tcp_grow_window)
-//!   advertised = min(rcv_ssthresh, free space) rounded down to the scale unit,
-//!                never pulling the right edge back (tcp_select_window)
+//!   sk_rcvbuf ─win_from_space─► window_clamp  (the most the buffer can ever back)
+//!   rcv_ssthresh                             (grows ~2·advmss per segment: tcp_grow_window)
+//!   free = win_from_space(sk_rcvbuf − sk_rmem_alloc)                  (tcp_space)
+//!   rcv_wnd = the window last advertised; a new one is
+//!     min(rcv_ssthresh, free), rounded up to 1 << wscale, or to whole MSS
+//!     without scaling; zero when free falls under an MSS (__tcp_select_window)
+//!     and never pulling the right edge back (tcp_select_window)
 //! ```
+//!
+//! `initial` chooses the first window (`tcp_select_initial_window`,
+//! `tcp_init_buffer_space`); `space` says what the buffer is charged
+//! (`skb->truesize`, `sk_rmem_alloc`) and which share of it is window
+//! (`tcp_adv_win_scale`, or 6.6+'s measured `scaling_ratio`).
 //!
 //! Once per receiver RTT, buffer autotuning (`tcp_rcv_space_adjust`, "dynamic
 //! right-sizing") raises `rcvbuf` towards twice what the application read in
 //! the last RTT, plus growth room while the sender is in slow start.
 //!
-//! Simplifications, stated in the book: the application reads every byte the
-//! moment it arrives (so free space is the whole buffer), the payload/truesize
-//! ratio is fixed at the 50 % that kernels 6.6+ start from (`scaling_ratio`),
-//! and the receiver's RTT estimate is the handshake RTT.
+//! Simplifications, stated in the book: no memory pressure, no GRO (each
+//! segment is its own skb, charged whole until read), the receiver's RTT
+//! estimate is the handshake RTT, and autotuning follows the 4.x–6.x rule
+//! with its 16-segment cushion in every era.
 
-use crate::config::ReceiverConfig;
+mod initial;
+mod space;
+#[cfg(test)]
+mod tests;
+
+pub use initial::{InitialWindow, TCPOLEN_TSTAMP_ALIGNED, tcp_select_initial_window};
+pub use space::{RX_TRUESIZE_DEFAULT, RxTruesize, TCP_DEFAULT_SCALING_RATIO, WindowShare};
+
+use crate::config::{Behaviour, OfoGrowth, ReceiverConfig, SOCK_MIN_RCVBUF};
 use crate::time::{SimDuration, SimTime};
+use space::{Rmem, Share};
 
-/// Bytes of TCP timestamp option in every segment: advmss = MSS + this.
-const TCPOLEN_TSTAMP_ALIGNED: u32 = 12;
-/// `TCP_INIT_CWND` segments seed the autotuning measurement (`tcp_init_buffer_space`).
-const INIT_SPACE_SEGMENTS: u64 = 10;
+/// `tcp_set_window_clamp` never goes below `SOCK_MIN_RCVBUF / 2`.
+const MIN_WINDOW_CLAMP: u64 = SOCK_MIN_RCVBUF / 2;
+/// `tcp_event_data_recv` grows the window only for segments of this size or more.
+pub const GROW_MIN_LEN: u32 = 128;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReceiveWindow {
-    share: WindowShare,
+    share: Share,
+    truesize: RxTruesize,
     autotune: bool,
+    /// `SOCK_RCVBUF_LOCK`: `SO_RCVBUF` fixed the buffer.
+    locked: bool,
+    /// `tcp_fixup_rcvbuf` (3.x–4.19) raises an unlocked buffer on ESTABLISHED.
+    fixup_rcvbuf: bool,
+    ofo_growth: OfoGrowth,
+    /// `tcp_rmem[2]`, which `__tcp_grow_window` reads.
+    tcp_rmem2: u64,
     rcvbuf_max: u64,
     rcvbuf: u64,
     window_clamp: u64,
     rcv_ssthresh: u64,
+    /// `tp->rcv_wnd`: the window last advertised, unscaled.
+    rcv_wnd: u64,
+    /// rcv_wup + rcv_wnd: the window never moves back past it.
+    right_edge: u64,
+    /// `tp->advmss` after the handshake: MSS less the timestamp option, which
+    /// the model always has (1448 on a 1500-byte MTU).
     advmss: u64,
     wscale: u8,
     /// `rcvq_space`: bytes read in the last measured RTT, and where that RTT began.
@@ -41,85 +72,91 @@ pub struct ReceiveWindow {
     space_seq: u64,
     space_time: SimTime,
     rtt: Option<SimDuration>,
-    /// rcv_nxt + window of the last advertisement: the window never shrinks past it.
-    right_edge: u64,
+    /// `sk_rmem_alloc`: truesize of what is queued and not yet read.
+    rmem: Rmem,
     /// Bytes received in order that the application has not read yet.
     unread: u64,
     /// Sequence number up to which the application has read (`copied_seq`).
     copied_seq: u64,
-    mss: u64,
 }
 
-/// How much of the receive buffer may be offered as window: the rest is
-/// reserved for per-packet overhead (`tcp_win_from_space`).
+/// What `__tcp_select_window` chose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WindowShare {
-    /// Kernels 6.6+: `scaling_ratio`, which starts at 50 % (the simulator keeps it there).
-    ScalingRatio,
-    /// Kernels up to 6.5: `net.ipv4.tcp_adv_win_scale`. 1 (the default since 3.x)
-    /// offers half the space, 2 (2.6 kernels) three quarters; negative values offer
-    /// space >> -scale.
-    AdvWinScale(i8),
-}
-
-impl WindowShare {
-    /// `tcp_win_from_space`.
-    pub fn win_from_space(self, space: u64) -> u64 {
-        match self {
-            WindowShare::ScalingRatio => space / 2,
-            WindowShare::AdvWinScale(s) if s <= 0 => space >> (-s as u32).min(63),
-            WindowShare::AdvWinScale(s) => space - (space >> (s as u32).min(63)),
-        }
-    }
-
-    /// `tcp_space_from_win`: the buffer a window needs (the inverse, rounded up).
-    pub fn space_from_win(self, win: u64) -> u64 {
-        match self {
-            WindowShare::ScalingRatio => win.saturating_mul(2),
-            WindowShare::AdvWinScale(s) if s <= 0 => win.saturating_mul(1 << (-s as u32).min(32)),
-            WindowShare::AdvWinScale(s) => {
-                let keep = (1u64 << s as u32) - 1; // share offered = keep / 2^s
-                (win.saturating_mul(1 << s as u32)).div_ceil(keep.max(1))
-            }
-        }
-    }
+pub struct Selected {
+    /// Bytes, unscaled.
+    pub window: u64,
+    /// Less than half the buffer's window is free: the kernel ends quick-ACK
+    /// mode here (`icsk_ack.quick = 0`).
+    pub low_space: bool,
 }
 
 impl ReceiveWindow {
-    pub fn new(cfg: &ReceiverConfig, mss: u32) -> Self {
-        let share = cfg.window_share;
-        let window_clamp = share.win_from_space(cfg.rcvbuf);
-        let advmss = (mss + TCPOLEN_TSTAMP_ALIGNED) as u64;
-        let rcv_ssthresh = (cfg.syn_window as u64).min(window_clamp.max(1));
+    /// The receive half of a socket that opens actively (`tcp_connect_init`)
+    /// or passively (`tcp_openreq_init_rwin`), for segments of `mss` bytes.
+    pub fn new(cfg: &ReceiverConfig, behaviour: &Behaviour, mss: u32, active: bool) -> Self {
+        let advmss = mss as u64;
+        // The peer's MSS as `tcp_select_initial_window` sees it: an active
+        // opener does not know yet that timestamps will be used.
+        let syn_mss = if active {
+            advmss + TCPOLEN_TSTAMP_ALIGNED
+        } else {
+            advmss
+        };
+        let first = tcp_select_initial_window(cfg, behaviour, syn_mss);
         ReceiveWindow {
-            share,
+            share: Share::new(cfg.window_share),
+            truesize: cfg.rx_truesize,
             autotune: cfg.autotune,
+            locked: cfg.locked,
+            fixup_rcvbuf: behaviour.rcvbuf_fixup,
+            ofo_growth: behaviour.ofo_grows_window,
+            tcp_rmem2: cfg.tcp_rmem_max,
             rcvbuf_max: cfg.rcvbuf_max.max(cfg.rcvbuf),
             rcvbuf: cfg.rcvbuf,
-            window_clamp,
-            rcv_ssthresh,
+            window_clamp: first.window_clamp,
+            rcv_ssthresh: first.rcv_wnd,
+            rcv_wnd: first.rcv_wnd,
+            right_edge: 0,
             advmss,
             wscale: cfg.wscale,
-            space: rcv_ssthresh.min(INIT_SPACE_SEGMENTS * advmss),
+            space: 0,
             space_seq: 1,
             space_time: SimTime::ZERO,
             rtt: None,
-            right_edge: 0,
+            rmem: Rmem::default(),
             unread: 0,
             copied_seq: 1,
-            mss: mss as u64,
         }
     }
 
-    /// The window carried by our SYN or SYN-ACK: never scaled, so at most 65535.
+    /// The window carried by our SYN or SYN-ACK: never scaled, so at most
+    /// 65535 of `rcv_wnd` (`tcp_transmit_skb`); the socket's own right edge is
+    /// the whole `rcv_wnd`.
     pub fn syn_window(&mut self, rcv_nxt: u64) -> u64 {
-        let w = self.rcv_ssthresh.min(65_535);
-        self.right_edge = rcv_nxt + w;
-        w
+        self.right_edge = rcv_nxt + self.rcv_wnd;
+        self.rcv_wnd.min(65_535)
     }
 
-    /// The connection is established: start measuring what the application reads.
+    /// The connection is established (`tcp_init_buffer_space`): settle the
+    /// clamp, and start measuring what the application reads.
     pub fn start(&mut self, now: SimTime, rcv_nxt: u64, rtt: Option<SimDuration>) {
+        if self.fixup_rcvbuf && !self.locked {
+            self.rcvbuf =
+                initial::tcp_fixup_rcvbuf(self.rcvbuf, self.advmss, self.autotune, self.tcp_rmem2);
+            self.rcvbuf_max = self.rcvbuf_max.max(self.rcvbuf);
+        }
+        let b = initial::tcp_init_buffer_space(
+            self.full_space(),
+            self.window_clamp,
+            self.rcv_ssthresh,
+            self.rcv_wnd,
+            self.advmss,
+        );
+        self.window_clamp = b.window_clamp;
+        self.rcv_ssthresh = b.rcv_ssthresh;
+        self.space = b.rcvq_space;
+        // rcv_wup = rcv_nxt: nothing advertised since the SYN.
+        self.right_edge = rcv_nxt + self.rcv_wnd;
         self.space_seq = rcv_nxt;
         self.copied_seq = rcv_nxt;
         self.space_time = now;
@@ -138,45 +175,135 @@ impl ReceiveWindow {
         self.window_clamp
     }
 
+    /// `tp->rcv_wnd`: the window last advertised.
+    pub fn rcv_wnd(&self) -> u64 {
+        self.rcv_wnd
+    }
+
+    /// `tp->scaling_ratio` (a fraction of 256).
+    pub fn scaling_ratio(&self) -> u32 {
+        self.share.scaling_ratio()
+    }
+
     /// Bytes waiting for the application.
     pub fn unread(&self) -> u64 {
         self.unread
     }
 
-    /// `tcp_space`: window the free part of the buffer could back, once the
-    /// unread data (charged at the same payload share) is set aside.
-    fn tcp_space(&self) -> u64 {
-        let rmem_alloc = self.share.space_from_win(self.unread);
-        self.share
-            .win_from_space(self.rcvbuf.saturating_sub(rmem_alloc))
+    /// `sk_rmem_alloc`: what the queued data costs the buffer.
+    pub fn rmem_alloc(&self) -> u64 {
+        self.rmem.alloc()
     }
 
-    /// In-order data of `len` bytes arrived; it waits in the buffer until
-    /// [`read`](Self::read). Returns whether rcv_ssthresh grew (which puts a
-    /// Linux receiver in quick-ACK mode).
-    pub fn on_data(&mut self, len: u32) -> bool {
-        let before = self.rcv_ssthresh;
-        self.unread += len as u64;
-        // tcp_event_data_recv → tcp_grow_window, for segments of 128 bytes or more.
-        if len >= 128 {
-            let room = self
-                .window_clamp
-                .min(self.tcp_space())
-                .saturating_sub(self.rcv_ssthresh);
-            if room > 0 {
-                let incr = (2 * self.advmss).max(2 * len as u64);
-                self.rcv_ssthresh += room.min(incr);
-            }
+    /// The truesize a segment of `len` bytes is charged.
+    pub fn truesize_of(&self, len: u32) -> u64 {
+        self.truesize.of(len, self.share.rule())
+    }
+
+    /// `tcp_full_space`: the window the whole buffer backs.
+    fn full_space(&self) -> u64 {
+        self.share.win_from_space(self.rcvbuf as i64).max(0) as u64
+    }
+
+    /// `tcp_space`: the window the free part of the buffer backs (negative
+    /// when more is charged than the buffer holds).
+    fn tcp_space(&self) -> i64 {
+        self.share
+            .win_from_space(self.rcvbuf as i64 - self.rmem.alloc() as i64)
+    }
+
+    /// The part of `tcp_measure_rcv_mss` that measures the share (6.6+): a
+    /// full-sized segment whose length differs from rcv_mss sets
+    /// `scaling_ratio` to its payload over its truesize; a new ratio re-clamps
+    /// the window to the buffer's (05f76b2d634e, 6.11).
+    pub fn measure_scaling_ratio(&mut self, len: u32) {
+        let truesize = self.truesize_of(len);
+        if self.share.measure(len, truesize) {
+            self.tcp_set_window_clamp(self.full_space());
+            self.space = self.space.min(self.window_clamp);
         }
-        self.rcv_ssthresh > before
+    }
+
+    /// `tcp_set_window_clamp`: a smaller clamp pulls rcv_ssthresh down with
+    /// it; a larger one lets it up to what was last advertised.
+    fn tcp_set_window_clamp(&mut self, val: u64) {
+        let new = val.max(MIN_WINDOW_CLAMP);
+        if new < self.window_clamp {
+            self.rcv_ssthresh = self.rcv_ssthresh.min(new);
+        } else if new > self.window_clamp {
+            self.rcv_ssthresh = self.rcv_ssthresh.max(self.rcv_wnd.min(new));
+        }
+        self.window_clamp = new;
+    }
+
+    /// In-order data of `len` bytes ending at `end` arrived, and the receive
+    /// queue now ends at `rcv_nxt`; `ofo_truesize` is what the out-of-order
+    /// data it made contiguous was charged (`tcp_queue_rcv`, `tcp_ofo_queue`).
+    /// It waits in the buffer until [`read`](Self::read).
+    pub fn queue(&mut self, len: u32, end: u64, rcv_nxt: u64, ofo_truesize: u64) {
+        let truesize = self.truesize_of(len);
+        self.rmem.queue(end, truesize);
+        self.rmem.ofo_to_queue(rcv_nxt, ofo_truesize);
+        self.unread = rcv_nxt.saturating_sub(self.copied_seq);
+    }
+
+    /// Out-of-order data that cost `truesize` is held (`tcp_data_queue_ofo`).
+    pub fn charge_ofo(&mut self, truesize: u64) {
+        self.rmem.charge_ofo(truesize);
+    }
+
+    /// Which connections grow this window on out-of-order data.
+    pub fn ofo_growth(&self) -> OfoGrowth {
+        self.ofo_growth
+    }
+
+    /// `tcp_grow_window` for a segment of `len` bytes; `rcv_mss` is the
+    /// receiver's estimate of the peer's MSS. Returns whether rcv_ssthresh grew
+    /// (which grants one more quick ACK).
+    pub fn grow(&mut self, len: u32, rcv_mss: u32) -> bool {
+        let room = (self.window_clamp as i64).min(self.tcp_space()) - self.rcv_ssthresh as i64;
+        if room <= 0 {
+            return false;
+        }
+        // Check #2: will segments with this overhead fit the buffer later?
+        let truesize = self.truesize_of(len) as i64;
+        let incr = if self.share.win_from_space(truesize) <= len as i64 {
+            2 * self.advmss as i64
+        } else {
+            self.tcp_grow_window_slow(truesize, len, rcv_mss)
+        };
+        if incr == 0 {
+            return false;
+        }
+        let incr = incr.max(2 * len as i64);
+        self.rcv_ssthresh += room.min(incr) as u64;
+        true
+    }
+
+    /// `__tcp_grow_window`: a segment with a poor payload/truesize ratio still
+    /// grows the window (by two rcv_mss) while rcv_ssthresh is small enough
+    /// that halving both its overhead and the largest window makes it fit.
+    fn tcp_grow_window_slow(&self, truesize: i64, len: u32, rcv_mss: u32) -> i64 {
+        let mut t = self.share.win_from_space(truesize) >> 1;
+        let mut w = self.share.win_from_space(self.tcp_rmem2 as i64) >> 1;
+        while self.rcv_ssthresh as i64 <= w {
+            if t <= len as i64 {
+                return 2 * rcv_mss as i64;
+            }
+            t >>= 1;
+            w >>= 1;
+        }
+        0
     }
 
     /// The application reads up to `bytes`; returns how many it got. Reading
-    /// drives receive-buffer autotuning, as `tcp_recvmsg` does.
+    /// frees what it consumed and drives receive-buffer autotuning, as
+    /// `tcp_recvmsg` does.
     pub fn read(&mut self, now: SimTime, bytes: u64) -> u64 {
         let got = bytes.min(self.unread);
         self.unread -= got;
         self.copied_seq += got;
+        self.rmem.consumed(self.copied_seq);
         self.space_adjust(now, self.copied_seq);
         got
     }
@@ -198,7 +325,7 @@ impl ReceiveWindow {
                 let rcvbuf = self.share.space_from_win(rcvwin).min(self.rcvbuf_max);
                 if rcvbuf > self.rcvbuf {
                     self.rcvbuf = rcvbuf;
-                    self.window_clamp = self.share.win_from_space(rcvbuf);
+                    self.window_clamp = self.full_space();
                 }
             }
             self.space = copied;
@@ -207,168 +334,92 @@ impl ReceiveWindow {
         self.space_time = now;
     }
 
-    /// The window currently offered: what is left of the last advertisement
-    /// (`tcp_receive_window`), seen from `rcv_wup`.
-    pub fn current_window(&self, rcv_wup: u64) -> u64 {
-        self.right_edge.saturating_sub(rcv_wup)
+    /// `tcp_receive_window`: what is left of the last advertisement, seen
+    /// from `rcv_nxt`.
+    pub fn receive_window(&self, rcv_nxt: u64) -> u64 {
+        self.right_edge.saturating_sub(rcv_nxt)
     }
 
-    /// The window `tcp_select_window` would offer now, without committing to it.
-    pub fn select(&self, rcv_nxt: u64) -> u64 {
-        let unit = 1u64 << self.wscale;
-        let free = self.tcp_space().min(self.window_clamp);
-        // __tcp_select_window: offer nothing rather than less than a segment
-        // (receiver-side silly window syndrome avoidance).
-        let mut w = if free < self.mss {
-            0
+    /// `__tcp_select_window`: the window the buffer backs now, for a peer
+    /// whose segments carry `rcv_mss` bytes.
+    pub fn select(&self, rcv_mss: u32) -> Selected {
+        let unit = 1i64 << self.wscale;
+        let allowed = self.full_space() as i64;
+        let full = (self.window_clamp as i64).min(allowed);
+        let mut mss = rcv_mss as i64;
+        if mss > full {
+            mss = full;
+            if mss <= 0 {
+                return Selected {
+                    window: 0,
+                    low_space: false,
+                };
+            }
+        }
+        let mut free = self.tcp_space();
+        let low_space = free < full >> 1;
+        if low_space {
+            // free might become the window: never round it up past the buffer.
+            free = free.div_euclid(unit) * unit;
+            // Receiver-side silly window avoidance: nothing rather than less
+            // than an MSS (or a sixteenth of the buffer).
+            if free < allowed >> 4 || free < mss {
+                return Selected {
+                    window: 0,
+                    low_space,
+                };
+            }
+        }
+        free = free.min(self.rcv_ssthresh as i64);
+        let window = if self.wscale > 0 {
+            // Up to the scale unit, so that the scaled window is not rounded away.
+            (free + unit - 1) / unit * unit
         } else {
-            self.rcv_ssthresh.min(free) / unit * unit
+            // Whole segments; keep the current offer while it is within one
+            // MSS of the free space.
+            let current = self.rcv_wnd as i64;
+            if current <= free - mss || current > free {
+                free / mss * mss
+            } else if mss == full && free > current + (full >> 1) {
+                free
+            } else {
+                current
+            }
         };
-        // Never move the right edge back; round the old window up to the scale unit instead.
-        let current = self.right_edge.saturating_sub(rcv_nxt);
-        if w < current {
-            w = current.div_ceil(unit) * unit;
+        Selected {
+            window: window.max(0) as u64,
+            low_space,
         }
-        w.min(65_535 << self.wscale)
     }
 
-    /// The window to put in an outgoing segment (bytes, after scaling).
-    pub fn advertise(&mut self, rcv_nxt: u64) -> u64 {
-        let w = self.select(rcv_nxt);
-        self.right_edge = rcv_nxt + w;
-        w
+    /// `tcp_select_window`: the window to put in an outgoing segment (bytes,
+    /// after scaling). The right edge never moves back: a smaller choice
+    /// re-offers what is left of the last one, rounded up to the scale unit.
+    pub fn advertise(&mut self, rcv_nxt: u64, rcv_mss: u32) -> (u64, Selected) {
+        let current = self.receive_window(rcv_nxt);
+        let chosen = self.select(rcv_mss);
+        let unit = 1u64 << self.wscale;
+        let new = if chosen.window < current {
+            current.div_ceil(unit) * unit
+        } else {
+            chosen.window
+        };
+        self.rcv_wnd = new;
+        self.right_edge = rcv_nxt + new;
+        let wire = (new.min(65_535 << self.wscale) >> self.wscale) << self.wscale;
+        (wire, chosen)
     }
 
-    /// `tcp_cleanup_rbuf`: after a read, is the window now worth announcing?
-    /// Yes when what is left of the last advertisement is at most half the
-    /// clamp and the new window would at least double it.
-    pub fn update_worth_sending(&self, rcv_nxt: u64) -> bool {
-        let now_wnd = self.right_edge.saturating_sub(rcv_nxt);
+    /// The window-update half of `tcp_cleanup_rbuf`: after a read, is the
+    /// window worth announcing on its own? Yes when what is left of the last
+    /// advertisement is at most half the clamp, and the new window is not zero
+    /// and at least twice that. `None` when the window was not looked at.
+    pub fn update_worth_sending(&self, rcv_nxt: u64, rcv_mss: u32) -> Option<(bool, Selected)> {
+        let now_wnd = self.receive_window(rcv_nxt);
         if 2 * now_wnd > self.window_clamp {
-            return false;
+            return None;
         }
-        let new = self.select(rcv_nxt);
-        new > 0 && new >= 2 * now_wnd
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn linux_default() -> ReceiveWindow {
-        ReceiveWindow::new(&ReceiverConfig::default(), 1448)
-    }
-
-    #[test]
-    fn the_syn_advertises_64240_and_the_first_ack_502_scaled_units() {
-        // Seed 004's capture: SYN "win 64240", then the client's ACK "win 502" (x128).
-        let mut w = linux_default();
-        assert_eq!(w.syn_window(1), 64_240);
-        assert_eq!(w.advertise(1), 502 * 128);
-    }
-
-    #[test]
-    fn each_full_segment_grows_rcv_ssthresh_by_two_advmss_up_to_the_buffer() {
-        let cfg = ReceiverConfig {
-            rcvbuf: 8 << 20,
-            autotune: false,
-            ..ReceiverConfig::default()
-        };
-        let mut w = ReceiveWindow::new(&cfg, 1448);
-        w.on_data(1448);
-        w.read(SimTime::ZERO, 1448);
-        assert_eq!(w.rcv_ssthresh(), 64_240 + 2 * 1460);
-    }
-
-    #[test]
-    fn with_the_default_buffer_the_window_stays_at_64240_until_autotuning_runs() {
-        // The arriving segment is charged to the buffer before tcp_grow_window looks:
-        // tcp_space = (131072 - 2 x 1448) / 2 = 64088, below rcv_ssthresh (64240).
-        let mut w = linux_default();
-        for _ in 0..40 {
-            assert!(!w.on_data(1448));
-            w.read(SimTime::ZERO, 1448);
-        }
-        assert_eq!(w.rcv_ssthresh(), 64_240);
-    }
-
-    #[test]
-    fn autotuning_grows_the_buffer_after_one_rtt_of_reading() {
-        let mut w = linux_default();
-        let rtt = SimDuration::from_millis(7);
-        w.start(SimTime::ZERO, 1, Some(rtt));
-        // 20 segments read within the first RTT: more than the 14600-byte seed.
-        let copied = 20 * 1448;
-        for _ in 0..20 {
-            w.on_data(1448);
-        }
-        w.read(SimTime::ZERO + rtt, copied);
-        // rcvwin = 2*28960 + 16*1460 = 81280; grow = 81280*(28960-14600)/14600 = 79943
-        // rcvwin += 2*79943 → 241166; rcvbuf = 2*241166 = 482332.
-        assert_eq!(w.rcvbuf(), 482_332);
-        assert_eq!(w.window_clamp(), 241_166);
-    }
-
-    #[test]
-    fn older_kernels_offer_the_tcp_adv_win_scale_share() {
-        // SO_RCVBUF 8K is doubled to 16384: scale 1 offers half, scale 2 three quarters.
-        assert_eq!(WindowShare::AdvWinScale(1).win_from_space(16_384), 8_192);
-        assert_eq!(WindowShare::AdvWinScale(2).win_from_space(16_384), 12_288);
-        assert_eq!(WindowShare::AdvWinScale(-2).win_from_space(16_384), 4_096);
-        assert_eq!(WindowShare::ScalingRatio.win_from_space(16_384), 8_192);
-        for share in [
-            WindowShare::AdvWinScale(1),
-            WindowShare::AdvWinScale(2),
-            WindowShare::AdvWinScale(-1),
-            WindowShare::ScalingRatio,
-        ] {
-            let space = share.space_from_win(12_000);
-            assert!(share.win_from_space(space) >= 12_000, "{share:?}");
-        }
-    }
-
-    #[test]
-    fn unread_data_closes_the_window_and_a_read_reopens_it() {
-        // A locked 16 KB buffer offers 8192 (50 %).
-        let cfg = ReceiverConfig {
-            rcvbuf: 16_384,
-            rcvbuf_max: 16_384,
-            autotune: false,
-            syn_window: 8_192,
-            ..ReceiverConfig::default()
-        };
-        let mut w = ReceiveWindow::new(&cfg, 1448);
-        w.start(SimTime::ZERO, 1, None);
-        assert_eq!(w.advertise(1), 8_192);
-        for _ in 0..5 {
-            w.on_data(1448);
-        }
-        let rcv_nxt = 1 + 5 * 1448;
-        // 7240 unread bytes take 14480 of the buffer: 1904 free, 952 of window,
-        // less than an MSS, so Linux would offer 0. But the edge already promised
-        // (952 bytes ahead) may not move back: 952 rounded up to 128 = 1024.
-        assert_eq!(w.select(rcv_nxt), 1_024);
-        assert!(!w.update_worth_sending(rcv_nxt));
-        // Once the application has read everything the full window is back, and
-        // at least doubling what is left makes it worth an ACK of its own.
-        w.read(SimTime::ZERO, 7_240);
-        assert_eq!(w.select(rcv_nxt), 8_192);
-        assert!(w.update_worth_sending(rcv_nxt));
-    }
-
-    #[test]
-    fn a_locked_buffer_is_never_autotuned() {
-        let cfg = ReceiverConfig {
-            autotune: false,
-            ..ReceiverConfig::default()
-        };
-        let mut w = ReceiveWindow::new(&cfg, 1448);
-        w.start(SimTime::ZERO, 1, Some(SimDuration::from_millis(1)));
-        for _ in 0..100 {
-            w.on_data(1448);
-        }
-        w.read(SimTime(5_000_000), 100 * 1448);
-        assert_eq!(w.rcvbuf(), 131_072);
+        let new = self.select(rcv_mss);
+        Some((new.window > 0 && new.window >= 2 * now_wnd, new))
     }
 }

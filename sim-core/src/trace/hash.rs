@@ -187,6 +187,7 @@ mod tests {
                 syn: false,
                 ack: true,
                 fin: false,
+                psh: false,
             },
             sack: SackBlocks::new(&[(10_000, 11_448), (20_000, 21_448)]),
             ts_val: 5_000_000,

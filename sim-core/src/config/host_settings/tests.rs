@@ -124,6 +124,56 @@ fn the_window_scale_fits_max_of_tcp_rmem_2_and_rmem_max() {
 }
 
 #[test]
+fn so_rcvbuf_before_connect_clamps_the_scale_to_the_locked_buffer_from_3_x_on() {
+    // tcp_connect_init / tcp_openreq_init_rwin: with SOCK_RCVBUF_LOCK the
+    // window_clamp is the buffer's window, and tcp_select_initial_window
+    // sizes the scale for it: 8192 needs none, 65536 (SO_RCVBUF 64 KiB) one.
+    let clamped = |asked| {
+        let mut s = HostSettings::default();
+        s.set_rcvbuf_lock_clamps_wscale(true);
+        s.set_so_rcvbuf(asked);
+        s.finish().unwrap().receiver.wscale
+    };
+    assert_eq!(clamped(8 * 1024), 0);
+    assert_eq!(clamped(64 * 1024), 1);
+    // Every era but 2.6.32 clamps; 2.6.32 offers scale 7 for tcp_rmem[2].
+    for k in Kernel::ALL {
+        let mut s = HostSettings::for_kernel(k);
+        s.set_so_rcvbuf(8 * 1024);
+        let wscale = s.finish().unwrap().receiver.wscale;
+        assert_eq!(wscale, if k == Kernel::V2_6_32 { 7 } else { 0 }, "{k}");
+    }
+    // Without SO_RCVBUF nothing is clamped: today's 32 MiB tcp_rmem[2] needs 10.
+    let today = HostSettings::for_kernel(Kernel::Today).finish().unwrap();
+    assert_eq!(today.receiver.wscale, 10);
+}
+
+#[test]
+fn the_rx_truesize_must_exceed_the_mss() {
+    let mut s = HostSettings::for_kernel(Kernel::Today);
+    assert_eq!(
+        s.finish().unwrap().receiver.rx_truesize,
+        RxTruesize::PerPacket(2_304)
+    );
+    s.set_rx_truesize(RxTruesize::PerPacket(1_448));
+    let e = s.finish().unwrap_err();
+    assert_eq!(e.key, "rx_truesize");
+    assert_eq!(
+        e.message,
+        "1448 B is outside the allowed range 1449 B to 1048576 B"
+    );
+    assert_eq!(
+        HostSettings::default()
+            .finish()
+            .unwrap()
+            .receiver
+            .rx_truesize,
+        RxTruesize::Ideal,
+        "the model's until hosts default to today's kernel"
+    );
+}
+
+#[test]
 fn the_syn_window_is_what_the_buffer_backs_rounded_down_to_advmss() {
     // Half of 131072 is 65536, at most 65535 unscaled: 44 x 1460.
     assert_eq!(finish(|_| {}).receiver.syn_window, 64_240);
@@ -141,10 +191,11 @@ fn the_syn_window_is_what_the_buffer_backs_rounded_down_to_advmss() {
 
 #[test]
 fn tcp_adv_win_scale_selects_the_old_share_of_the_buffer() {
-    // 2: three quarters of 131072 = 98304, at most 65535: 44 x 1460 again.
+    // 2: three quarters of 131072 = 98304, rounded down to 67 x 1460 = 97820,
+    // then at most 65535 (tcp_select_initial_window rounds before it caps).
     let h = finish(|s| s.set_tcp_adv_win_scale(2).unwrap());
     assert_eq!(h.receiver.window_share, WindowShare::AdvWinScale(2));
-    assert_eq!(h.receiver.syn_window, 64_240);
+    assert_eq!(h.receiver.syn_window, 65_535);
     // -2: a quarter, 32768: 22 x 1460.
     let h = finish(|s| s.set_tcp_adv_win_scale(-2).unwrap());
     assert_eq!(h.receiver.syn_window, 22 * 1_460);
@@ -280,8 +331,16 @@ fn slow_start_by_fields(mss: u32, initcwnd: u32, rcvbuf: u64, rwnd: u32) -> Scen
     s.server.sender.initcwnd = initcwnd;
     s.client.receiver.rcvbuf = rcvbuf;
     s.client.receiver.rcvbuf_max = s.client.receiver.rcvbuf_max.max(rcvbuf);
-    s.client.receiver.syn_window = rwnd.min(s.client.receiver.initial_window(mss));
+    s.client.receiver.tcp_rmem_max = s.client.receiver.rcvbuf_max;
+    s.client.receiver.syn_window = rwnd.min(initial_window(&s.client.receiver, mss));
+    s.client.receiver.syn_window_limit = Some(rwnd);
     s
+}
+
+/// The SYN window `tcp_select_initial_window` gives an active opener.
+fn initial_window(r: &ReceiverConfig, mss: u32) -> u32 {
+    let first = tcp_select_initial_window(r, &Behaviour::model(), mss as u64 + 12);
+    first.rcv_wnd.min(65_535) as u32
 }
 
 /// The same hosts from the setters, as the builder can write them.
@@ -324,7 +383,7 @@ fn the_slow_start_widget_gets_the_same_hosts_from_the_setters() {
 
 /// What a Linux server with default buffers offers in its SYN-ACK.
 fn server_syn_window(mss: u32) -> u32 {
-    ReceiverConfig::default().initial_window(mss)
+    initial_window(&ReceiverConfig::default(), mss)
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! buffer (`tcp_sendmsg`), and its reads drain the receive buffer at the pace
 //! it reads (`tcp_recvmsg` → `tcp_cleanup_rbuf`).
 
+use super::Socket;
 use super::timers::Timer;
-use super::{Socket, State};
 use crate::time::SimTime;
 use crate::trace::Trace;
 
@@ -26,25 +26,40 @@ impl Socket {
             self.board.lost_out(),
         );
         self.cb.app_limited = self.rate.app_limited();
-        self.take_from_app();
+        self.copy_from_app(true);
+    }
+
+    /// A blocked writer, woken by freed buffer space, copies what now fits.
+    pub(super) fn take_from_app(&mut self) {
+        self.copy_from_app(false);
     }
 
     /// Moves what the send buffer has room for from the application into the
-    /// socket; the rest waits with the writer blocked.
-    pub(super) fn take_from_app(&mut self) {
+    /// socket; the rest waits with the writer blocked. The copy ends with
+    /// `tcp_push` (the write returns, or blocks for space), which marks PSH.
+    fn copy_from_app(&mut self, new_write: bool) {
         let queued = self.write_end.saturating_sub(self.snd_una);
-        self.write_end += self.sbuf.accept(queued);
+        let taken = self.sbuf.accept(queued);
+        if taken == 0 {
+            return;
+        }
+        let mss = self.mss as u64;
+        if new_write {
+            self.push.on_new_write(self.write_end, self.snd_nxt, mss);
+        }
+        self.push
+            .on_copy(self.write_end, self.write_end + taken, self.snd_nxt, mss);
+        self.write_end += taken;
     }
 
-    /// The application reads what its pace allows; a read that reopens the
-    /// window enough sends a window update (`tcp_cleanup_rbuf`).
+    /// The application reads what its pace allows (`tcp_recvmsg`), then
+    /// `tcp_cleanup_rbuf` may ACK.
     pub(super) fn app_read(&mut self, now: SimTime) {
         let want = self.reader.budget(now, self.rwin.unread());
         if want > 0 {
-            self.app_received += self.rwin.read(now, want);
-            if self.state == State::Established && self.rwin.update_worth_sending(self.rcv_nxt) {
-                self.ack_now = true;
-            }
+            let copied = self.rwin.read(now, want);
+            self.app_received += copied;
+            self.tcp_cleanup_rbuf(copied);
         }
         self.schedule_read(now);
     }

@@ -1,5 +1,5 @@
-//! What an arriving segment does (tcp_input.c): the handshake, the ACK
-//! (`tcp_ack`) and the data (`tcp_data_queue`).
+//! What an arriving segment does (tcp_input.c): the handshake and the ACK
+//! (`tcp_ack`); its data goes to `receive` (`tcp_data_queue`).
 //!
 //! ```text
 //!   handle_segment ─► tcp_rcv_state_process (Listen, SynSent, SynReceived)
@@ -19,7 +19,6 @@ use super::timers::Timer;
 use super::{Socket, State};
 use crate::cc::CaState;
 use crate::segment::{SackBlocks, Segment};
-use crate::tcp::ack_policy::AckDecision;
 use crate::tcp::rate::SampleBuilder;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
@@ -72,6 +71,7 @@ impl Socket {
                     self.rcv_nxt = seg.seq + 1;
                     self.rcv_wup = self.rcv_nxt;
                     self.snd_wnd = seg.wnd;
+                    self.push.on_window(seg.wnd);
                     self.state = State::SynReceived;
                     self.syn.pending = true;
                 }
@@ -82,8 +82,10 @@ impl Socket {
                 // active open, and is acknowledged at once.
                 if seg.flags.syn && seg.flags.ack && seg.ack == 1 {
                     self.rcv_nxt = seg.seq + 1;
+                    self.rcv_wup = self.rcv_nxt;
                     self.snd_una = 1;
                     self.snd_wnd = seg.wnd;
+                    self.push.on_window(seg.wnd);
                     self.timers.stop(Timer::Rto);
                     self.tcp_init_transfer(now, trace);
                     self.ack_now = true;
@@ -120,6 +122,8 @@ impl Socket {
         self.retrans_stamp = None;
         self.retransmits = 0;
         self.rwin.start(now, self.rcv_nxt, self.rtt.srtt());
+        // tcp_initialize_rcv_mss, once the window is known.
+        self.acks.init_rcv_mss(self.mss, self.rwin.rcv_wnd());
         // tcp_init_buffer_space → tcp_sndbuf_expand.
         self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
         trace.push(now, TraceEvent::Established { side: self.side });
@@ -225,6 +229,7 @@ impl Socket {
     fn tcp_ack_update_window(&mut self, seg: &Segment) -> bool {
         let window_changed = seg.wnd != self.snd_wnd;
         self.snd_wnd = seg.wnd;
+        self.push.on_window(seg.wnd);
         // Any ACK answers the probes (tcp_ack resets icsk_probes_out).
         self.probe.probes_out = 0;
         self.tcp_ack_probe();
@@ -273,6 +278,7 @@ impl Socket {
             }
         });
         self.snd_una = ack;
+        self.push.on_acked(ack);
         if self.snd_nxt < self.snd_una {
             self.snd_nxt = self.snd_una;
         }
@@ -326,62 +332,5 @@ impl Socket {
         self.sbuf
             .on_acked(self.write_end.saturating_sub(self.snd_una));
         self.take_from_app();
-    }
-
-    /// Data arrived (`tcp_data_queue`).
-    fn tcp_data_queue(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
-        let end = seg.end_seq();
-        if end <= self.rcv_nxt {
-            // A duplicate: ACK at once so the sender learns rcv_nxt (tcp_send_dupack).
-            self.ack_now = true;
-            return;
-        }
-        if seg.seq > self.rcv_nxt {
-            // Out of order: keep it for when the hole is filled, and ACK at
-            // once with SACK blocks (`tcp_data_queue_ofo`).
-            self.ooo.insert(seg.seq, end);
-            self.ack_now = true;
-            return;
-        }
-        // In order (perhaps overlapping old data): take it, and everything held
-        // out of order that now follows on.
-        let had_ooo = !self.ooo.is_empty();
-        let new_end = self.ooo.take_in_order(end);
-        let len = (new_end - self.rcv_nxt) as u32;
-        self.rcv_nxt = new_end;
-        let grew = self.rwin.on_data(len);
-        if self.reader.reads_at_once() {
-            self.app_received += self.rwin.read(now, len as u64);
-        }
-        if had_ooo {
-            // RFC 5681 4.2: ACK at once when a gap is filled.
-            self.ack_now = true;
-        }
-        self.tcp_ack_snd_check(now, grew, trace);
-    }
-
-    /// `__tcp_ack_snd_check`: ACK now, or arm the delayed-ACK timer.
-    fn tcp_ack_snd_check(&mut self, now: SimTime, window_grew: bool, trace: &mut Trace) {
-        let unacked = self.rcv_nxt - self.rcv_wup;
-        let rcv_wnd = self.rwin.current_window(self.rcv_wup);
-        let armed_before = self.acks.deadline();
-        self.acks.set_rtt(self.rtt.rto(), self.rtt.srtt());
-        match self
-            .acks
-            .on_data(now, unacked, self.mss, rcv_wnd, window_grew)
-        {
-            AckDecision::Now => self.ack_now = true,
-            AckDecision::Delay(deadline) => {
-                if armed_before != Some(deadline) {
-                    trace.push(
-                        now,
-                        TraceEvent::DelayedAckArmed {
-                            side: self.side,
-                            deadline,
-                        },
-                    );
-                }
-            }
-        }
     }
 }

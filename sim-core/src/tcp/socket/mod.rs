@@ -27,6 +27,7 @@
 //! | --------------- | ------------------------------- | --------------------------------------------- |
 //! | `input`         | tcp_input.c                     | handshake, `tcp_ack`, `tcp_data_queue`         |
 //! | `output`        | tcp_output.c                    | `tcp_write_xmit`, retransmissions, probes, ACKs |
+//! | `receive`       | tcp_input.c, tcp.c              | `tcp_data_queue`, delayed ACK, `tcp_cleanup_rbuf` |
 //! | `timers`        | tcp_timer.c                     | the timer table and what each timer does       |
 //! | `congestion`    | tcp_input.c, tcp_cong.c         | the calls into the algorithm, recovery, undo   |
 //! | `app`           | tcp.c                           | the application's writes and reads             |
@@ -35,6 +36,7 @@ mod app;
 mod congestion;
 mod input;
 mod output;
+mod receive;
 #[cfg(test)]
 mod tests;
 mod timers;
@@ -46,6 +48,7 @@ use super::fack::Fack;
 use super::info::{Counters, RecvInfo, TcpInfo};
 use super::ooo_queue::OooQueue;
 use super::pacing::Pacer;
+use super::push::PushMarks;
 use super::rack::Rack;
 use super::rate::RateEstimator;
 use super::reader::Reader;
@@ -136,6 +139,8 @@ pub struct Socket {
     snd_wnd: u64,
     /// End of the last sub-MSS segment sent (`snd_sml`, for Minshall's Nagle check).
     snd_sml: u64,
+    /// Which segments carry PSH.
+    push: PushMarks,
     nagle: Nagle,
     cb: ControlBlock,
     cc: Algorithm,
@@ -227,6 +232,7 @@ impl Socket {
             ),
             snd_wnd: 0,
             snd_sml: 0,
+            push: PushMarks::new(1),
             nagle: cfg.sender.nagle,
             cb: ControlBlock {
                 mss,
@@ -266,10 +272,14 @@ impl Socket {
             aborted: false,
             rcv_nxt: 0,
             rcv_wup: 0,
-            rwin: ReceiveWindow::new(&cfg.receiver, mss),
+            rwin: ReceiveWindow::new(&cfg.receiver, &cfg.behaviour, mss, side == Side::Client),
             ack_now: false,
             ooo: OooQueue::default(),
-            acks: AckPolicy::new(cfg.receiver.delayed_ack.clone(), cfg.receiver.quickack),
+            acks: AckPolicy::new(
+                cfg.receiver.delayed_ack.clone(),
+                cfg.receiver.quickack,
+                cfg.behaviour.ack_pushed_full_segment,
+            ),
             app_received: 0,
             reader: Reader::new(cfg.receiver.read_rate),
         }

@@ -249,6 +249,7 @@ impl Socket {
     fn segment(&mut self, seq: u64, len: u32) -> Segment {
         let mut seg = self.blank(seq);
         seg.len = len;
+        seg.flags.psh = len > 0 && self.push.psh(seq, seq + len as u64);
         self.stamp_ack(&mut seg);
         seg
     }
@@ -259,7 +260,11 @@ impl Socket {
     fn stamp_ack(&mut self, seg: &mut Segment) {
         seg.flags.ack = true;
         seg.ack = self.rcv_nxt;
-        seg.wnd = self.rwin.advertise(self.rcv_nxt);
+        let (wnd, chosen) = self.rwin.advertise(self.rcv_nxt, self.acks.rcv_mss());
+        if chosen.low_space {
+            self.acks.clear_quick();
+        }
+        seg.wnd = wnd;
         seg.ts_ecr = self.ts_recent;
         seg.sack = if self.sack_ok {
             self.ooo.sack_blocks()

@@ -53,6 +53,7 @@ const FIN: u8 = 8;
 const EXTRA: u8 = 16;
 const HAS_DEPARTS: u8 = 32;
 const HAS_ARRIVES: u8 = 64;
+const PSH: u8 = 128;
 
 /// What a `SendHeld` record's reason can be; the socket gives no other
 /// (`Hold::name`), and a record with another goes to `odd`.
@@ -256,6 +257,7 @@ impl Packed {
                 | if seg.flags.syn { SYN } else { 0 }
                 | if seg.flags.ack { ACK } else { 0 }
                 | if seg.flags.fin { FIN } else { 0 }
+                | if seg.flags.psh { PSH } else { 0 }
                 | if extra { EXTRA } else { 0 },
             w0: seg.seq,
             w1: seg.ack,

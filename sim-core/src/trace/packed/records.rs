@@ -2,8 +2,8 @@
 //! each packet record unpacked from its slot as it is reached.
 
 use super::{
-    ACK, DELAYED_ACK, DROPPED, EXTRA, FIN, HAS_ARRIVES, HAS_DEPARTS, HOLD_REASONS, NO_SACK, Packed,
-    RECEIVED, RTT_SAMPLE, SENT, SERVER, SYN, Slot,
+    ACK, DELAYED_ACK, DROPPED, EXTRA, FIN, HAS_ARRIVES, HAS_DEPARTS, HOLD_REASONS, NO_SACK, PSH,
+    Packed, RECEIVED, RTT_SAMPLE, SENT, SERVER, SYN, Slot,
 };
 use crate::segment::{Flags, SackBlocks, Segment, Side};
 use crate::time::SimTime;
@@ -134,6 +134,7 @@ impl Records<'_> {
                 syn: s.bits & SYN != 0,
                 ack: s.bits & ACK != 0,
                 fin: s.bits & FIN != 0,
+                psh: s.bits & PSH != 0,
             },
             sack,
             ts_val: if s.kind == SENT {

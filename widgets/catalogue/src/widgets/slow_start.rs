@@ -6,6 +6,7 @@ use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
 use crate::values::{Bytes, Count, Duration, Param, Rate, Values};
 use sim_core::config::{HostSettings, Kernel, PAGE_SIZE, PathConfig, Scenario};
+use sim_core::tcp::receive_window::TCPOLEN_TSTAMP_ALIGNED;
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "slow-start",
@@ -132,8 +133,20 @@ fn scenario(v: &Values) -> Scenario {
     let ceiling = client.derive().receiver.rcvbuf_max;
     client.set_tcp_rmem([PAGE_SIZE, rcvbuf, ceiling.max(rcvbuf)]);
     // The slider asks for a SYN window; as in Linux the buffer may allow less
-    // (`tcp_select_initial_window`).
-    client.set_syn_window_limit(u32::try_from(v.bytes(RWND)).unwrap_or(u32::MAX));
+    // (`tcp_select_initial_window`). Only a smaller one is a limit: the host
+    // as booted already offers its own, and a limit also caps the windows
+    // after the handshake, which today's kernels leave free.
+    // A whole number of advertised segments is what a reader would set:
+    // the client route's `initrwnd` (advmss = MSS + the timestamp option).
+    let rwnd = u32::try_from(v.bytes(RWND)).unwrap_or(u32::MAX);
+    let advmss = mss + TCPOLEN_TSTAMP_ALIGNED as u32;
+    if rwnd < client.derive().receiver.syn_window {
+        if rwnd % advmss == 0 {
+            client.set_route_initrwnd(rwnd / advmss);
+        } else {
+            client.set_syn_window_limit(rwnd);
+        }
+    }
     let mut s = Scenario {
         path: PathConfig::symmetric(v.rate(BANDWIDTH), v.duration(RTT)),
         client: client.derive(),

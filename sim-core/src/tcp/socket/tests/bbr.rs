@@ -32,9 +32,11 @@ fn ten_segments_out() -> Tcp {
     tcp.sock.cb.ssthresh = SSTHRESH_FROM_DRAIN;
     tcp.write(10 * MSS as u64);
     // Pacing starts from an empty pipe: the initial window goes at once.
-    for seg in full_segments(0, 10) {
+    for seg in full_segments(0, 9) {
         recv!(tcp, seg);
     }
+    // The write's last segment carries PSH (tcp_push).
+    recv!(tcp, pushed(full_segment(9)));
     recv_nothing!(tcp);
     tcp
 }

@@ -85,7 +85,9 @@ fn an_ack_older_than_snd_una_is_ignored_window_and_all() {
 fn received_data_is_acknowledged_with_the_new_rcv_nxt_and_its_timestamp_echoed() {
     // The first data of a connection finds the receiver in quick-ACK mode
     // (tcp_incr_quickack), so the ACK goes at once; it echoes the segment's
-    // timestamp (tcp_replace_ts_recent → ts_recent).
+    // timestamp (tcp_replace_ts_recent → ts_recent). The window is what is
+    // left of the SYN-ACK's 65160: the buffer would back only 63784 (rcv_ssthresh
+    // 64088 in whole segments of rcv_mss 536), and the right edge never moves back.
     let mut tcp = established();
     send!(
         tcp,
@@ -99,6 +101,7 @@ fn received_data_is_acknowledged_with_the_new_rcv_nxt_and_its_timestamp_echoed()
         tcp,
         Segment {
             ack: 101,
+            wnd: WND - 100,
             ts_ecr: 7 * MS,
             ..from_us()
         }
@@ -111,6 +114,7 @@ fn received_data_is_acknowledged_with_the_new_rcv_nxt_and_its_timestamp_echoed()
 fn a_reply_written_before_the_ack_leaves_carries_the_ack() {
     // Data sent while an ACK is due carries it (tcp_transmit_skb sets the ACK
     // fields; tcp_event_ack_sent clears the pending ACK), so no bare ACK follows.
+    // The reply is a whole write: PSH.
     let mut tcp = established();
     send!(
         tcp,
@@ -122,11 +126,12 @@ fn a_reply_written_before_the_ack_leaves_carries_the_ack() {
     tcp.write(1000);
     recv!(
         tcp,
-        Segment {
+        pushed(Segment {
             len: 1000,
             ack: 101,
+            wnd: WND - 100,
             ..from_us()
-        }
+        })
     );
     recv_nothing!(tcp);
 }

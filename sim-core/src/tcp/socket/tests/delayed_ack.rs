@@ -14,10 +14,16 @@ fn data(n: u64) -> Segment {
     }
 }
 
+/// The window once data flows: rcv_ssthresh is the clamp less one segment
+/// of reserve (65536 − 1448 = 64088, `tcp_init_buffer_space`), and without
+/// window scaling `__tcp_select_window` offers whole segments of it: 44 × 1448.
+const DATA_WND: u64 = 63_712;
+
 /// Our ACK of everything before the peer's `n`th segment.
 fn ack_of(n: u64) -> Segment {
     Segment {
         ack: seq(n),
+        wnd: DATA_WND,
         ..from_us()
     }
 }
@@ -118,6 +124,7 @@ fn an_out_of_order_segment_is_acknowledged_at_once_with_a_sack_block() {
         tcp,
         Segment {
             sack: SackBlocks::new(&[(seq(1), seq(2))]),
+            wnd: WND,
             ..ack_of(0)
         }
     );

@@ -33,6 +33,7 @@ fn a_syn_ack_completes_the_active_open_and_is_acknowledged_at_once() {
         tcp,
         Segment {
             from: Side::Client,
+            wnd: CLIENT_WND,
             ..from_us()
         }
     );

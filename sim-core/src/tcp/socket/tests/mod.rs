@@ -6,14 +6,16 @@
 //!
 //! ```text
 //!   t = 0      peer ──SYN───────────────────► socket
-//!              peer ◄──SYN-ACK (win 64240)─── socket
+//!              peer ◄──SYN-ACK (win 65160)─── socket
 //!   t = 10 ms  peer ──ACK (win 256 KiB)─────► socket   srtt 10 ms, RTO 210 ms
 //! ```
 //!
 //! Its configuration ([`host`]) keeps the numbers readable: Reno (whose
 //! cwnd arithmetic is tcp_cong.c's plain one), and window scale 0, so the
-//! window it advertises is `tcp_select_initial_window`'s 64240 bytes to the
-//! byte. Expected values come from Linux's rules, cited at each test.
+//! window it advertises is `tcp_select_initial_window`'s 65160 bytes to the
+//! byte (45 segments of 1448: a listener counts the peer's MSS without the
+//! timestamp option). Expected values come from Linux's rules, cited at each
+//! test.
 
 use super::Socket;
 use crate::cc::Algorithm;
@@ -56,6 +58,8 @@ mod delayed_ack;
 mod handshake;
 mod nagle_cork;
 mod packetdrill;
+mod pushed_ack;
+mod receive_window;
 mod rto;
 mod sack_recovery;
 mod timers;
@@ -66,9 +70,10 @@ const MSS: u32 = 1448;
 const MS: u64 = 1_000_000;
 /// The round trip the handshake measures.
 const RTT: SimDuration = SimDuration::from_millis(10);
-/// What the socket under test advertises: rcv_ssthresh, 64240 bytes
-/// (`tcp_select_initial_window`: 44 segments of advmss 1460), unscaled.
-const WND: u64 = 64_240;
+/// What the socket under test advertises until data arrives: its SYN-ACK's
+/// 65160 bytes (`tcp_select_initial_window`: 45 segments of 1448), unscaled;
+/// the right edge never moves back, so its ACKs keep it.
+const WND: u64 = 65_160;
 /// What the peer advertises after the handshake: large enough never to limit.
 const PEER_WND: u64 = 256 * 1024;
 
@@ -120,12 +125,16 @@ fn from_us() -> Segment {
     }
 }
 
+/// What a connecting socket of [`host`] offers in its SYN: 44 segments of
+/// advmss 1460 (it does not know yet that timestamps will take 12 bytes).
+const CLIENT_WND: u64 = 64_240;
+
 /// The client's SYN: sequence 0, no ACK, the unscaled initial window.
 fn syn() -> Segment {
     Segment {
         seq: 0,
         ack: 0,
-        wnd: WND,
+        wnd: CLIENT_WND,
         flags: Flags {
             syn: true,
             ..Flags::default()
@@ -153,6 +162,17 @@ fn full_segment(n: u64) -> Segment {
         seq: seq(n),
         len: MSS,
         ..from_us()
+    }
+}
+
+/// The same segment with PSH set: the last of a write (`tcp_push`).
+fn pushed(seg: Segment) -> Segment {
+    Segment {
+        flags: Flags {
+            psh: true,
+            ..seg.flags
+        },
+        ..seg
     }
 }
 
@@ -257,6 +277,19 @@ fn established_with(cfg: &HostConfig) -> Tcp {
     recv_nothing!(tcp);
     assert!(tcp.sock.is_established());
     tcp
+}
+
+/// A listener of any `cfg` after the same handshake, with the SYN-ACK it
+/// sent (whatever window its kernel chose).
+fn accept(cfg: &HostConfig) -> (Tcp, Segment) {
+    let mut tcp = Tcp::new(Socket::listen(cfg));
+    send!(tcp, syn());
+    let syn_ack = tcp.drain()[0];
+    tcp.at_ms(RTT.0 / MS);
+    send!(tcp, from_peer());
+    recv_nothing!(tcp);
+    assert!(tcp.sock.is_established());
+    (tcp, syn_ack)
 }
 
 /// [`established_with`] the [`host`] configuration.

@@ -28,12 +28,17 @@ fn data(seq: u64, len: u32) -> Segment {
     }
 }
 
+/// The same, ending a write: it carries PSH (`tcp_push`).
+fn last(seq: u64, len: u32) -> Segment {
+    pushed(data(seq, len))
+}
+
 #[test]
 fn a_small_write_goes_at_once_when_nothing_is_in_flight() {
     // tcp_nagle_check only holds a partial segment while packets_out > 0.
     let mut tcp = established();
     tcp.write(100);
-    recv!(tcp, data(1, 100));
+    recv!(tcp, last(1, 100));
     recv_nothing!(tcp);
     assert_eq!(tcp.sock.held(), None);
 }
@@ -44,13 +49,13 @@ fn linux_holds_a_second_small_segment_until_the_first_is_acknowledged() {
     // unacknowledged, so the next one waits; its ACK releases it.
     let mut tcp = established();
     tcp.write(100);
-    recv!(tcp, data(1, 100));
+    recv!(tcp, last(1, 100));
     tcp.write(100);
     recv_nothing!(tcp);
     assert_eq!(tcp.sock.held(), Some((Hold::Nagle, 100)));
     tcp.at_ms(20);
     send!(tcp, ack(101));
-    recv!(tcp, data(101, 100));
+    recv!(tcp, last(101, 100));
     recv_nothing!(tcp);
 }
 
@@ -60,7 +65,7 @@ fn linux_sends_a_small_tail_behind_full_segments_at_once() {
     // unacknowledged *small* segment holds the next one.
     let mut tcp = established();
     tcp.write(2 * MSS as u64 + 100);
-    recv!(tcp, data(seq(0), MSS), data(seq(1), MSS), data(seq(2), 100));
+    recv!(tcp, data(seq(0), MSS), data(seq(1), MSS), last(seq(2), 100));
     recv_nothing!(tcp);
 }
 
@@ -78,7 +83,7 @@ fn classic_nagle_holds_the_small_tail_until_everything_is_acknowledged() {
     recv_nothing!(tcp);
     tcp.at_ms(21);
     send!(tcp, ack(seq(2)));
-    recv!(tcp, data(seq(2), 100));
+    recv!(tcp, last(seq(2), 100));
     recv_nothing!(tcp);
 }
 
@@ -88,7 +93,7 @@ fn nodelay_sends_every_small_write_at_once() {
     let mut tcp = established_nagle(Nagle::Off);
     for seq in [1, 101, 201] {
         tcp.write(100);
-        recv!(tcp, data(seq, 100));
+        recv!(tcp, last(seq, 100));
     }
 }
 
@@ -100,8 +105,10 @@ fn cork_holds_a_partial_segment_until_the_last_write_even_with_nothing_in_flight
     tcp.write_more(100);
     recv_nothing!(tcp);
     assert_eq!(tcp.sock.held(), Some((Hold::Cork, 100)));
+    // The second write appends to the unsent 100 bytes, which lose their PSH
+    // to the end of the write.
     tcp.write(100);
-    recv!(tcp, data(1, 200));
+    recv!(tcp, last(1, 200));
     recv_nothing!(tcp);
 }
 

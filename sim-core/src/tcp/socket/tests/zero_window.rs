@@ -16,8 +16,8 @@ fn first_data(len: u32) -> Segment {
 
 /// Our first `len` bytes leave, and only the retransmission timer (210 ms) runs.
 #[track_caller]
-fn recv_under_rto(tcp: &mut Tcp, len: u32) {
-    recv!(tcp, first_data(len));
+fn recv_under_rto(tcp: &mut Tcp, seg: Segment) {
+    recv!(tcp, seg);
     recv_nothing!(tcp);
     assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(210)));
 }
@@ -86,7 +86,8 @@ fn a_window_update_stops_the_persist_timer_and_the_data_goes() {
     let mut tcp = shut_out(&host(), 1000);
     tcp.at_ms(50);
     send!(tcp, window(PEER_WND));
-    recv_under_rto(&mut tcp, 1000);
+    // The whole write: PSH.
+    recv_under_rto(&mut tcp, pushed(first_data(1000)));
 }
 
 #[test]
@@ -100,7 +101,8 @@ fn a_probe_into_a_window_smaller_than_the_segment_carries_what_fits() {
     recv_nothing!(tcp);
     tcp.fire_timer();
     assert_eq!(tcp.now, SimTime(220 * MS));
-    recv_under_rto(&mut tcp, 1000);
+    // The first piece of the write: PSH stays with the rest (tcp_fragment).
+    recv_under_rto(&mut tcp, first_data(1000));
 }
 
 #[test]
