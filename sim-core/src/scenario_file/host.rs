@@ -25,6 +25,8 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_rmem",
     "net.ipv4.tcp_sack",
     "net.ipv4.tcp_slow_start_after_idle",
+    "net.ipv4.tcp_syn_retries",
+    "net.ipv4.tcp_synack_retries",
     "net.ipv4.tcp_window_scaling",
     "net.ipv4.tcp_wmem",
 ];
@@ -88,6 +90,12 @@ fn set_sysctl(s: &mut HostSettings, key: &str, name: &str, v: &Value) -> Result<
             s.set_tcp_no_ssthresh_metrics_save(flag(key, v)?)
         }
         "net.ipv4.tcp_retries2" => s.set_tcp_retries2(
+            u32::try_from(int(key, v)?).map_err(|_| err(key, "must not be negative"))?,
+        ),
+        "net.ipv4.tcp_syn_retries" => s.set_tcp_syn_retries(
+            u32::try_from(int(key, v)?).map_err(|_| err(key, "must not be negative"))?,
+        ),
+        "net.ipv4.tcp_synack_retries" => s.set_tcp_synack_retries(
             u32::try_from(int(key, v)?).map_err(|_| err(key, "must not be negative"))?,
         ),
         "net.ipv4.tcp_adv_win_scale" => s
