@@ -2,6 +2,7 @@
 //! pieces it is built from.
 
 pub mod ack_policy;
+pub mod give_up;
 pub mod idle_restart;
 pub mod info;
 pub mod metrics;
@@ -18,4 +19,5 @@ pub mod send_buffer;
 pub mod send_order;
 mod socket;
 
+pub use give_up::GiveUp;
 pub use socket::{Hold, Socket};
