@@ -45,6 +45,7 @@ fn every_scenario_file_runs_and_reports_json() {
         match v["outcome"].as_str().unwrap() {
             "completed" => assert!(v["completion_ms"].as_f64().unwrap() > 0.0),
             "time-limit" => assert!(v["completion_ms"].is_null()),
+            "aborted" => assert!(v["gave_up"]["reason"].is_string(), "{v}"),
             other => panic!("{}: unexpected outcome {other}", path.display()),
         }
     }
@@ -116,6 +117,41 @@ fn an_out_of_range_value_names_the_key_and_the_range() {
         err.contains("key `server.route.initcwnd`: 0 is outside the allowed range 1 to 1000"),
         "{err}"
     );
+}
+
+#[test]
+fn a_run_that_gives_up_says_which_host_and_which_limit() {
+    // Half the client's packets lost and one SYN retransmission allowed: with
+    // this seed both SYNs are lost, and connect() fails 3 s after the first
+    // (tcp_write_timeout: tcp_model_timeout(1, 1 s)).
+    let text = r#"format = 1
+name = "unanswered-syn"
+seed = 7
+[path]
+rate = "1Gbit"
+rtt = "7ms"
+loss = 0.5
+loss_direction = "acks"
+[client.sysctl]
+"net.ipv4.tcp_syn_retries" = 1
+[app]
+type = "request-response"
+request = "147B"
+response = "10KiB"
+"#;
+    let p = write_temp("gave-up", text);
+    let out = tcpsim(&["run", p.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["outcome"], "aborted");
+    assert_eq!(v["end_ms"], 3000.0);
+    assert_eq!(v["gave_up"]["side"], "client");
+    assert_eq!(v["gave_up"]["reason"], "syn-retries");
+    assert_eq!(v["gave_up"]["sysctl"], "net.ipv4.tcp_syn_retries");
 }
 
 #[test]

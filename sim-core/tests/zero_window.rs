@@ -7,8 +7,8 @@ mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::config::Scenario;
-use sim_core::segment::Side;
-use sim_core::time::SimDuration;
+use sim_core::segment::{Segment, Side};
+use sim_core::time::{SimDuration, SimTime};
 
 /// The server pushes `bytes` to a client with a locked 16 KB receive buffer
 /// (8 KB of window) whose application reads `rate` bytes per second.
@@ -24,6 +24,14 @@ fn slow_client(bytes: u64, rate: u64) -> Scenario {
     s
 }
 
+/// When the server received each ACK from the client, in order.
+fn acks_at_server(run: &sim_core::sim::RunResult) -> Vec<(SimTime, Segment)> {
+    received_by(run, Side::Server)
+        .into_iter()
+        .filter(|(_, s)| s.flags.ack)
+        .collect()
+}
+
 #[test]
 fn a_stopped_reader_closes_the_window_and_the_sender_probes_with_backoff() {
     let mut s = slow_client(100_000, 0);
@@ -33,26 +41,45 @@ fn a_stopped_reader_closes_the_window_and_the_sender_probes_with_backoff() {
     // The client ends up advertising a zero window.
     let last_wnd = sent_by(&run, Side::Client).last().unwrap().1.wnd;
     assert_eq!(last_wnd, 0);
-    // The first probe still finds a little room and carries data (tcp_write_wakeup);
-    // its ACK comes back after the client's delayed-ACK timer. From then on the
-    // window is shut and each empty probe waits twice as long as the one before
-    // (RTO × 2^probes, tcp_probe_timer).
+    // The first probe still finds a little room and carries data
+    // (tcp_write_wakeup), which hands over to the RTO; its ACK shuts the
+    // window with nothing in flight, so probing starts afresh at
+    // tcp_probe0_base (tcp_check_probe_timer). From then on each probe timer
+    // runs tcp_probe0_when = base << (empty probes sent): from the
+    // receiver's zero-window answer when one came (tcp_ack_probe), else
+    // from the unanswered probe (tcp_send_probe0).
     let probes = probe_times(&run, Side::Server);
-    assert!(probes.len() >= 5, "{} probes", probes.len());
-    let gaps: Vec<u64> = probes.windows(2).map(|w| w[1].since(w[0]).0).collect();
-    for pair in gaps.windows(2).skip(1).take(3) {
-        assert_eq!(
-            pair[1],
-            2 * pair[0],
-            "each probe waits twice as long: {gaps:?}"
-        );
-    }
-    // Every probe is answered at once with the (still zero) window.
-    let probe_answers = sent_by(&run, Side::Client)
+    let acks = acks_at_server(&run);
+    let shut = acks
         .iter()
-        .filter(|(_, seg, _)| seg.wnd == 0)
-        .count();
-    assert!(probe_answers >= probes.len());
+        .rfind(|(t, seg)| *t < probes[1] && seg.wnd == 0)
+        .expect("an ACK shut the window")
+        .0;
+    let base = probes[1].since(shut);
+    let empty = &probes[1..];
+    assert!(empty.len() >= 5, "{} probes", empty.len());
+    for (k, w) in empty.windows(2).enumerate() {
+        let answered_at = acks
+            .iter()
+            .find(|(t, _)| *t > w[0] && *t < w[1])
+            .map(|(t, _)| *t);
+        let from = answered_at.unwrap_or(w[0]);
+        let backoff = SimDuration(base.0 << (k + 1)).min(SimDuration::from_secs(120));
+        assert_eq!(w[1].since(from), backoff, "probe {} of {empty:?}", k + 2);
+    }
+    // The client answers a probe only if its last answer is 500 ms old
+    // (tcp_oow_rate_limited): the second probe follows the first answer by
+    // 2 x base + 3.5 ms < 500 ms and goes unanswered, the later ones are
+    // answered.
+    let answers: Vec<SimTime> = sent_by(&run, Side::Client)
+        .iter()
+        .filter(|(t, seg, _)| *t > probes[1] && seg.wnd == 0)
+        .map(|(t, ..)| *t)
+        .collect();
+    for pair in answers.windows(2) {
+        assert!(pair[1].since(pair[0]) >= SimDuration::from_millis(500));
+    }
+    assert_eq!(answers.len(), empty.len() - 1, "all but the second");
 }
 
 #[test]
@@ -98,7 +125,7 @@ fn with_the_window_nearly_shut_the_read_that_reopens_it_sends_the_ack() {
 }
 
 #[test]
-fn the_stopped_reader_case_stays_open_because_every_probe_is_answered() {
+fn the_stopped_reader_case_stays_open_because_its_probes_are_answered() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../scenarios/seed-001-receiver-stops-reading.toml");
     let (_, s) = sim_core::scenario_file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -109,9 +136,22 @@ fn the_stopped_reader_case_stays_open_because_every_probe_is_answered() {
         run.outcome
     );
     let probes = probe_times(&run, Side::Server);
-    // Backoff doubles up to TCP_RTO_MAX and stays there: the last gaps are 120 s.
-    let last_gap = probes[probes.len() - 1].since(probes[probes.len() - 2]);
-    assert_eq!(last_gap, SimDuration::from_secs(120));
+    // Backoff doubles up to TCP_RTO_MAX and stays there: the last timers run
+    // 120 s from the answer to the probe before, a round trip after it.
+    let [.., before, last] = probes[..] else {
+        panic!("{} probes", probes.len())
+    };
+    let answered = acks_at_server(&run)
+        .into_iter()
+        .find(|(t, _)| *t > before)
+        .expect("the probe was answered")
+        .0;
+    assert_eq!(last.since(answered), SimDuration::from_secs(120));
+    let rtt = answered.since(before);
+    assert!(
+        rtt >= SimDuration::from_millis(7) && rtt < SimDuration::from_micros(7_010),
+        "answered a round trip (and two 52-byte serialisations) later: {rtt:?}"
+    );
     assert!(
         probes.len() > 15,
         "more probes than tcp_retries2, and still open"
@@ -275,9 +315,15 @@ mod by_hand {
             assert_eq!((seg.seq, seg.len), (first.seq, first.len));
             assert_eq!(at, rto);
         }
-        // tcp_write_timeout: 924.6 s of retransmitting for tcp_retries2 = 15.
+        // tcp_write_timeout: 924.6 s for tcp_retries2 = 15, counted from
+        // retrans_stamp, the probe's own send (the segment the first RTO resent).
         let gave_up_at = gave_up_at.expect("the server gives up");
-        let retrying = gave_up_at.since(rtos[0]);
+        assert_eq!(
+            server.gave_up(),
+            Some(sim_core::tcp::GiveUp::Retries2),
+            "tcp_retries2"
+        );
+        let retrying = gave_up_at.since(data[0].0);
         assert!(
             retrying >= SimDuration::from_millis(924_600)
                 && retrying < SimDuration::from_millis(924_600 + 120_000),

@@ -132,9 +132,9 @@ fn run(
                 Outcome::Completed { at } => ("completed", at),
                 Outcome::TimeLimit { at } => ("time-limit", at),
                 Outcome::EventLimit { at } => ("event-limit", at),
-                Outcome::Aborted { at } => ("aborted", at),
+                Outcome::Aborted { at, .. } => ("aborted", at),
             };
-            let v = json!({
+            let mut v = json!({
                 "format": 1,
                 "name": spec.name,
                 "outcome": outcome,
@@ -163,6 +163,16 @@ fn run(
                 "trace_records": result.trace.len(),
                 "trace_hash": format!("{:016x}", result.trace.hash()),
             });
+            if let Some((side, reason)) = result.outcome.gave_up() {
+                // Which limit ended the run: only when one did, so that other
+                // runs' output stays as it was.
+                v["gave_up"] = json!({
+                    "side": side.name(),
+                    "reason": reason.name(),
+                    "sysctl": reason.sysctl(),
+                    "description": reason.describe(),
+                });
+            }
             serde_json::to_string_pretty(&v).expect("JSON value serialises") + "\n"
         }
     })

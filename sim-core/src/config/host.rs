@@ -6,7 +6,8 @@
 
 use super::{
     ConfigError, DEFAULT_MSS, DEFAULT_SYN_WINDOW, DEFAULT_WSCALE, TCP_INIT_CWND, TCP_RETRIES2,
-    TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_WMEM_DEFAULT, TCP_WMEM_MAX, check,
+    TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_SYN_RETRIES, TCP_SYNACK_RETRIES, TCP_WMEM_DEFAULT,
+    TCP_WMEM_MAX, check,
 };
 use crate::cc::Algorithm;
 use crate::tcp::receive_window::{RxTruesize, WindowShare};
@@ -123,8 +124,14 @@ pub struct SenderConfig {
     /// `net.ipv4.tcp_slow_start_after_idle`: shrink cwnd after an idle period
     /// longer than the RTO (`tcp_cwnd_restart`).
     pub slow_start_after_idle: bool,
-    /// `net.ipv4.tcp_retries2`: unanswered zero-window probes before giving up.
+    /// `net.ipv4.tcp_retries2`: how long retransmissions may go unanswered
+    /// (`tcp_model_timeout`), and how many zero-window probes, before giving up.
     pub retries2: u32,
+    /// `net.ipv4.tcp_syn_retries`: SYN retransmissions before `connect()` fails.
+    pub syn_retries: u32,
+    /// `net.ipv4.tcp_synack_retries`: SYN-ACK retransmissions before the
+    /// listener drops the request.
+    pub synack_retries: u32,
     /// `sk_sndbuf`: `tcp_wmem[1]` at first, or the doubled `SO_SNDBUF`.
     pub sndbuf: u64,
     /// `tcp_wmem[2]`: the autotuning ceiling.
@@ -150,6 +157,8 @@ impl Default for SenderConfig {
             nagle: Nagle::Minshall,
             slow_start_after_idle: true,
             retries2: TCP_RETRIES2,
+            syn_retries: TCP_SYN_RETRIES,
+            synack_retries: TCP_SYNACK_RETRIES,
             sndbuf: TCP_WMEM_DEFAULT,
             sndbuf_max: TCP_WMEM_MAX,
             sndbuf_autotune: true,
@@ -192,6 +201,20 @@ impl HostConfig {
             "sysctl.\"net.ipv4.tcp_retries2\"",
             self.sender.retries2,
             1,
+            255,
+            "",
+        )?;
+        check(
+            "sysctl.\"net.ipv4.tcp_syn_retries\"",
+            self.sender.syn_retries,
+            1,
+            127,
+            "",
+        )?;
+        check(
+            "sysctl.\"net.ipv4.tcp_synack_retries\"",
+            self.sender.synack_retries,
+            0,
             255,
             "",
         )?;

@@ -205,6 +205,14 @@ impl HostSettings {
         /// dropped (`tcp_write_timeout`). `finish()` checks 1 to 255.
         fn set_tcp_retries2(retries: u32) => sysctl.tcp_retries2 = retries;
 
+        /// `net.ipv4.tcp_syn_retries`: SYN retransmissions before `connect()`
+        /// fails with ETIMEDOUT. `finish()` checks 1 to 127, the sysctl's range.
+        fn set_tcp_syn_retries(retries: u32) => sysctl.tcp_syn_retries = retries;
+
+        /// `net.ipv4.tcp_synack_retries`: SYN-ACK retransmissions before the
+        /// listener silently forgets the request. `finish()` checks 0 to 255.
+        fn set_tcp_synack_retries(retries: u32) => sysctl.tcp_synack_retries = retries;
+
         /// `net.ipv4.tcp_slow_start_after_idle`: shrink cwnd after an idle
         /// period longer than the RTO (`tcp_cwnd_restart`).
         fn set_tcp_slow_start_after_idle(on: bool) => sysctl.tcp_slow_start_after_idle = on;
@@ -300,6 +308,14 @@ impl HostSettings {
         /// from it (`scaling_ratio` = payload / truesize), and every kernel
         /// counts it against `sk_rcvbuf`. `finish()` checks that it exceeds the MSS.
         fn set_rx_truesize(v: RxTruesize) => rx_truesize = v;
+        /// SYN retransmissions at a constant RTO before backoff (6.5+: 4).
+        fn set_syn_linear_timeouts(n: u32) => behaviour.syn_linear_timeouts = n;
+
+        /// One answer per 500 ms to out-of-window segments without data (4.0+).
+        fn set_oow_rate_limit(on: bool) => behaviour.oow_rate_limit = on;
+
+        /// Undo a spurious SYN-ACK timeout's cwnd of 1 (5.4+).
+        fn set_spurious_syn_undo(on: bool) => behaviour.spurious_syn_undo = on;
     }
 
     // sysctl -w, with the sysctl's range checked
@@ -362,6 +378,8 @@ impl HostSettings {
             },
             slow_start_after_idle: s.tcp_slow_start_after_idle,
             retries2: s.tcp_retries2,
+            syn_retries: s.tcp_syn_retries,
+            synack_retries: s.tcp_synack_retries,
             sndbuf,
             sndbuf_max,
             sndbuf_autotune,

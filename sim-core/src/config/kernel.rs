@@ -22,7 +22,10 @@
 //! 2.6.32-642.el6. Distribution kernels carry backports, so an era names the
 //! distribution kernel where the seed's host ran one.
 
-use super::{PAGE_SIZE, Qdisc, Sysctls, TCP_RETRIES2, TCP_WMEM_DEFAULT, TCP_WMEM_MAX};
+use super::{
+    PAGE_SIZE, Qdisc, Sysctls, TCP_RETRIES2, TCP_SYN_RETRIES, TCP_SYNACK_RETRIES, TCP_WMEM_DEFAULT,
+    TCP_WMEM_MAX,
+};
 use crate::cc::Algorithm;
 
 /// A Linux kernel a host can run.
@@ -157,6 +160,15 @@ impl Kernel {
             // (5.6, default 1). Before it every kernel saved ssthresh.
             tcp_no_ssthresh_metrics_save: self == Kernel::Today,
             tcp_retries2: TCP_RETRIES2,
+            // "tcp: Increase timeout for SYN segments" (3.7) raised
+            // TCP_SYN_RETRIES from 5 to 6 (connect() fails after 127 s, not
+            // 63 s); CentOS 6's 2.6.32 still has 5.
+            tcp_syn_retries: if self == Kernel::V2_6_32 {
+                5
+            } else {
+                TCP_SYN_RETRIES
+            },
+            tcp_synack_retries: TCP_SYNACK_RETRIES,
             // dfa2f0483360 "tcp: get rid of sysctl_tcp_adv_win_scale" (6.6):
             // today's window share is `scaling_ratio`; before it, 2 until 3.4
             // and 1 after.
@@ -226,6 +238,16 @@ impl Kernel {
                 Kernel::V3_10 | Kernel::V4_18 | Kernel::V5_5 => OfoGrowth::AllFlows,
                 Kernel::Today => OfoGrowth::SackFlows,
             },
+            // ccce324dabfe "tcp: make the first N SYN RTO backoffs linear"
+            // (6.5): `tcp_syn_linear_timeouts`, default 4.
+            syn_linear_timeouts: if old { 0 } else { 4 },
+            // `tcp_oow_rate_limited` and `tcp_invalid_ratelimit` ("tcp: mitigate
+            // ACK loops", 4.0) are in CentOS 7's 3.10 as a backport; CentOS
+            // 6's 2.6.32 answers every out-of-window segment.
+            oow_rate_limit: self >= Kernel::V3_10,
+            // "tcp: undo init congestion window on false SYNACK timeout"
+            // (5.4, in 5.4.59, not in 4.18.0-147): `tcp_try_undo_spurious_syn`.
+            spurious_syn_undo: self >= Kernel::V5_5,
         }
     }
 }
@@ -274,12 +296,28 @@ pub struct Behaviour {
     /// autotuning has measured anything. 3.x to 4.19 (2.6.32's version sizes
     /// for 10 segments without the factors and stays under 87380).
     pub rcvbuf_fixup: bool,
+    /// `tcp_syn_linear_timeouts` (a sysctl since 6.5, default 4; absent
+    /// before, as if 0): this many SYN retransmissions go out at a constant
+    /// RTO before it starts doubling (`tcp_retransmit_timer`), and
+    /// `connect()` gives up after that many more (`tcp_write_timeout`).
+    pub syn_linear_timeouts: u32,
+    /// Answers to out-of-window segments that carry no data (a SYN, a
+    /// zero-window probe) are limited to one per `tcp_invalid_ratelimit`
+    /// (500 ms) per socket (`tcp_oow_rate_limited`, `tcp_send_challenge_ack`).
+    pub oow_rate_limit: bool,
+    /// A handshake whose retransmitted SYN-ACK proves spurious (the ACK echoes
+    /// the first SYN-ACK's timestamp) keeps the initial cwnd
+    /// (`tcp_try_undo_spurious_syn`); without it, two or more SYN or SYN-ACK
+    /// retransmissions start the connection at cwnd 1 (`tcp_init_transfer`).
+    pub spurious_syn_undo: bool,
 }
 
 impl Behaviour {
     /// What the simulator modelled before it knew eras, kept until each switch
     /// is implemented: per-MSS send-buffer charging, the 64 KB initial window,
-    /// no ACK on reading a pushed segment, no tail-loss probe, RACK. Not any
+    /// no ACK on reading a pushed segment, no tail-loss probe, RACK, SYNs
+    /// backed off from the first retransmission; and today's rate limit on
+    /// out-of-window answers and undo of a spurious SYN-ACK timeout. Not any
     /// real kernel; `HostSettings::default()` uses it until today's kernel
     /// becomes the default. Out-of-order data grows the window as today's
     /// kernel grows it (issue 17: the model used not to grow it at all).
@@ -294,6 +332,9 @@ impl Behaviour {
             rcvbuf_lock_clamps_wscale: false,
             ofo_grows_window: OfoGrowth::SackFlows,
             rcvbuf_fixup: false,
+            syn_linear_timeouts: 0,
+            oow_rate_limit: true,
+            spurious_syn_undo: true,
         }
     }
 }
@@ -520,5 +561,14 @@ mod tests {
             Kernel::V5_5.behaviour().initial_rwnd,
             InitialRwnd::Bytes(65_535)
         );
+        assert_eq!(Kernel::V2_6_32.sysctls().tcp_syn_retries, 5);
+        assert_eq!(Kernel::V3_10.sysctls().tcp_syn_retries, 6);
+        assert_eq!(Kernel::Today.sysctls().tcp_synack_retries, 5);
+        assert_eq!(Kernel::Today.behaviour().syn_linear_timeouts, 4);
+        assert_eq!(Kernel::V5_5.behaviour().syn_linear_timeouts, 0);
+        assert!(!Kernel::V2_6_32.behaviour().oow_rate_limit);
+        assert!(Kernel::V3_10.behaviour().oow_rate_limit);
+        assert!(!Kernel::V4_18.behaviour().spurious_syn_undo);
+        assert!(Kernel::V5_5.behaviour().spurious_syn_undo);
     }
 }

@@ -73,6 +73,11 @@ pub const TCP_TIMEOUT_INIT: SimDuration = SimDuration::from_secs(1);
 pub const TCP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
 /// `net.ipv4.tcp_retries2` default.
 pub const TCP_RETRIES2: u32 = 15;
+/// `TCP_SYN_RETRIES`, the `net.ipv4.tcp_syn_retries` default since 3.7
+/// ("tcp: Increase timeout for SYN segments"; 5 before).
+pub const TCP_SYN_RETRIES: u32 = 6;
+/// `TCP_SYNACK_RETRIES`, the `net.ipv4.tcp_synack_retries` default.
+pub const TCP_SYNACK_RETRIES: u32 = 5;
 /// `TCP_RTO_MAX`: 120 s.
 pub const TCP_RTO_MAX: SimDuration = SimDuration::from_secs(120);
 /// Linux's default `txqueuelen` is 1000 packets; at 1500 bytes that is this many bytes.

@@ -8,8 +8,8 @@
 //! defaults.
 
 use super::{
-    PAGE_SIZE, RMEM_MAX_DEFAULT, TCP_RETRIES2, TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_WMEM_DEFAULT,
-    TCP_WMEM_MAX, WMEM_MAX_DEFAULT,
+    PAGE_SIZE, RMEM_MAX_DEFAULT, TCP_RETRIES2, TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_SYN_RETRIES,
+    TCP_SYNACK_RETRIES, TCP_WMEM_DEFAULT, TCP_WMEM_MAX, WMEM_MAX_DEFAULT,
 };
 use crate::cc::Algorithm;
 
@@ -42,6 +42,12 @@ pub struct Sysctls {
     pub(super) tcp_no_ssthresh_metrics_save: bool,
     /// `net.ipv4.tcp_retries2`.
     pub(super) tcp_retries2: u32,
+    /// `net.ipv4.tcp_syn_retries`: SYN retransmissions before `connect()`
+    /// fails (`tcp_write_timeout`).
+    pub(super) tcp_syn_retries: u32,
+    /// `net.ipv4.tcp_synack_retries`: SYN-ACK retransmissions before the
+    /// listener forgets the request (`reqsk_timer_handler`).
+    pub(super) tcp_synack_retries: u32,
     /// `net.ipv4.tcp_adv_win_scale` as set; `None`: not set, so the window is
     /// the buffer's `scaling_ratio` share, as kernels 6.6+ compute it.
     pub(super) tcp_adv_win_scale: Option<i8>,
@@ -65,6 +71,8 @@ impl Default for Sysctls {
             tcp_no_metrics_save: false,
             tcp_no_ssthresh_metrics_save: true,
             tcp_retries2: TCP_RETRIES2,
+            tcp_syn_retries: TCP_SYN_RETRIES,
+            tcp_synack_retries: TCP_SYNACK_RETRIES,
             tcp_adv_win_scale: None,
             tcp_slow_start_after_idle: true,
         }

@@ -5,7 +5,7 @@
 //!
 //! [`Behaviour`]: crate::config::Behaviour
 
-use super::values::flag;
+use super::values::{flag, int};
 use super::{FileError, Value, err};
 use crate::config::{Frto, HostSettings, InitialRwnd, OfoGrowth, SendSkbs, Tlp};
 
@@ -21,6 +21,9 @@ pub const SWITCHES: &[&str] = &[
     "rcvbuf_lock_clamps_wscale",
     "ofo_grows_window",
     "rcvbuf_fixup",
+    "syn_linear_timeouts",
+    "oow_rate_limit",
+    "spurious_syn_undo",
 ];
 
 /// Sets one switch.
@@ -44,6 +47,14 @@ pub(super) fn set_switch(
             s.set_ofo_grows_window(named(key, v, OfoGrowth::NAMES, OfoGrowth::from_name)?)
         }
         "rcvbuf_fixup" => s.set_rcvbuf_fixup(flag(key, v)?),
+        "syn_linear_timeouts" => s.set_syn_linear_timeouts(
+            u32::try_from(int(key, v)?)
+                .ok()
+                .filter(|n| *n <= 127)
+                .ok_or_else(|| err(key, "must be a count from 0 to 127"))?,
+        ),
+        "oow_rate_limit" => s.set_oow_rate_limit(flag(key, v)?),
+        "spurious_syn_undo" => s.set_spurious_syn_undo(flag(key, v)?),
         other => {
             return Err(err(
                 key,

@@ -145,6 +145,34 @@ fn congestion_control_is_chosen_by_kernel_name() {
 }
 
 #[test]
+fn the_handshake_retry_limits_are_sysctls_with_their_ranges() {
+    let text = format!(
+        "{MINIMAL}\n[client.sysctl]\n\"net.ipv4.tcp_syn_retries\" = 2\n[server.sysctl]\n\"net.ipv4.tcp_synack_retries\" = 0\n"
+    );
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.client.sender.syn_retries, 2);
+    assert_eq!(s.server.sender.synack_retries, 0);
+    // tcp_syn_retries: 1 to MAX_TCP_SYNCNT (127), as sysctl_net_ipv4.c allows.
+    let e = parse(&format!(
+        "{MINIMAL}\n[client.sysctl]\n\"net.ipv4.tcp_syn_retries\" = 0\n"
+    ))
+    .unwrap_err();
+    assert_eq!(
+        e.key.as_deref(),
+        Some("client.sysctl.\"net.ipv4.tcp_syn_retries\"")
+    );
+    assert!(e.message.contains("1 to 127"), "{e}");
+    let e = parse(&format!(
+        "{MINIMAL}\n[server.sysctl]\n\"net.ipv4.tcp_synack_retries\" = -1\n"
+    ))
+    .unwrap_err();
+    assert_eq!(
+        e.key.as_deref(),
+        Some("server.sysctl.\"net.ipv4.tcp_synack_retries\"")
+    );
+}
+
+#[test]
 fn random_loss_drops_data_before_the_bottleneck_unless_told_otherwise() {
     use crate::config::{LossDirection, LossPosition};
     let (_, s) = parse(&MINIMAL.replace("rtt = \"7ms\"", "rtt = \"7ms\"\nloss = 0.01")).unwrap();

@@ -87,13 +87,17 @@ fn behaviour_lines(b: &Behaviour) -> String {
         rcvbuf_lock_clamps_wscale,
         ofo_grows_window,
         rcvbuf_fixup,
+        syn_linear_timeouts,
+        oow_rate_limit,
+        spurious_syn_undo,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
         "[client.behaviour]\nsend_skbs = \"{}\"\ninitial_rwnd = \"{}\"\n\
          ack_pushed_full_segment = {}\ntlp = \"{}\"\nfrto = \"{}\"\nrack = {}\n\
          rcvbuf_lock_clamps_wscale = {}\nofo_grows_window = \"{}\"\n\
-         rcvbuf_fixup = {}\n",
+         rcvbuf_fixup = {}\nsyn_linear_timeouts = {}\noow_rate_limit = {}\n\
+         spurious_syn_undo = {}\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -103,6 +107,9 @@ fn behaviour_lines(b: &Behaviour) -> String {
         flag(rcvbuf_lock_clamps_wscale),
         ofo_grows_window.name(),
         flag(rcvbuf_fixup),
+        syn_linear_timeouts,
+        flag(oow_rate_limit),
+        flag(spurious_syn_undo),
     )
 }
 

@@ -21,6 +21,8 @@ mod world;
 
 use crate::config::{ConfigError, Scenario};
 use crate::link::LinkStats;
+use crate::segment::Side;
+use crate::tcp::GiveUp;
 use crate::tcp::metrics::TcpMetrics;
 use crate::time::SimTime;
 use crate::trace::Trace;
@@ -39,8 +41,13 @@ pub enum Outcome {
     TimeLimit { at: SimTime },
     /// The event budget ran out ([`MAX_EVENTS`]).
     EventLimit { at: SimTime },
-    /// A host gave the connection up (tcp_retries2 exhausted).
-    Aborted { at: SimTime },
+    /// A host gave the connection up: `side` reached the limit `reason`
+    /// names (`tcp_syn_retries`, `tcp_synack_retries`, `tcp_retries2`).
+    Aborted {
+        at: SimTime,
+        side: Side,
+        reason: GiveUp,
+    },
 }
 
 impl Outcome {
@@ -50,7 +57,15 @@ impl Outcome {
             Outcome::Completed { at }
             | Outcome::TimeLimit { at }
             | Outcome::EventLimit { at }
-            | Outcome::Aborted { at } => at,
+            | Outcome::Aborted { at, .. } => at,
+        }
+    }
+
+    /// Which host gave the connection up, and why, if one did.
+    pub fn gave_up(&self) -> Option<(Side, GiveUp)> {
+        match *self {
+            Outcome::Aborted { side, reason, .. } => Some((side, reason)),
+            _ => None,
         }
     }
 

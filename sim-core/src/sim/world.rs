@@ -9,6 +9,7 @@ use crate::config::{Direction, HostConfig, PathConfig, Scenario};
 use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig};
 use crate::segment::{Segment, Side};
+use crate::tcp::GiveUp;
 use crate::tcp::metrics::TcpMetrics;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
@@ -207,8 +208,12 @@ impl World {
         if self.finished() {
             return Some(Outcome::Completed { at: now });
         }
-        if self.aborted() {
-            return Some(Outcome::Aborted { at: now });
+        if let Some((side, reason)) = self.gave_up() {
+            return Some(Outcome::Aborted {
+                at: now,
+                side,
+                reason,
+            });
         }
         self.pump(now, flow, side);
         self.pump(now, flow, side.peer());
@@ -359,10 +364,13 @@ impl World {
         self.flows.iter().all(|f| f.apps.finished())
     }
 
-    pub(super) fn aborted(&self) -> bool {
-        self.flows
-            .iter()
-            .any(|f| f.client.is_aborted() || f.server.is_aborted())
+    /// The first host (flow by flow, client first) that gave its connection
+    /// up, and the limit that made it.
+    pub(super) fn gave_up(&self) -> Option<(Side, GiveUp)> {
+        self.flows.iter().find_map(|f| {
+            let side = |s: Side, sock: &crate::tcp::Socket| sock.gave_up().map(|r| (s, r));
+            side(Side::Client, &f.client).or_else(|| side(Side::Server, &f.server))
+        })
     }
 }
 

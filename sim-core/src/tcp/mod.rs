@@ -3,6 +3,7 @@
 
 pub mod ack_policy;
 pub mod fack;
+pub mod give_up;
 pub mod idle_restart;
 pub mod info;
 pub mod metrics;
@@ -20,4 +21,5 @@ pub mod send_buffer;
 pub mod send_order;
 mod socket;
 
+pub use give_up::GiveUp;
 pub use socket::{Hold, Socket};

@@ -22,7 +22,7 @@ pub fn run_end_ns(run: &RunResult) -> f64 {
         Outcome::Completed { at }
         | Outcome::TimeLimit { at }
         | Outcome::EventLimit { at }
-        | Outcome::Aborted { at } => at.0 as f64,
+        | Outcome::Aborted { at, .. } => at.0 as f64,
     }
 }
 

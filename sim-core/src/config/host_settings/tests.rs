@@ -283,6 +283,8 @@ fn the_other_knobs_land_where_the_socket_reads_them() {
         s.set_tcp_window_scaling(false);
         s.set_tcp_slow_start_after_idle(false);
         s.set_tcp_retries2(3);
+        s.set_tcp_syn_retries(2);
+        s.set_tcp_synack_retries(1);
         s.set_tcp_cork(true);
         s.set_route_initcwnd(100);
         s.set_tcp_no_metrics_save(true);
@@ -294,6 +296,7 @@ fn the_other_knobs_land_where_the_socket_reads_them() {
     assert!(!h.sender.sack && !h.receiver.window_scaling);
     assert!(!h.sender.slow_start_after_idle);
     assert_eq!((h.sender.retries2, h.sender.initcwnd), (3, 100));
+    assert_eq!((h.sender.syn_retries, h.sender.synack_retries), (2, 1));
     assert!(h.sender.cork);
     assert!(!h.metrics.save && h.metrics.save_ssthresh);
     assert_eq!(

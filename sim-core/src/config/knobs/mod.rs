@@ -283,6 +283,8 @@ impl Sysctls {
             "net.ipv4.tcp_no_metrics_save" => flag(self.tcp_no_metrics_save),
             "net.ipv4.tcp_no_ssthresh_metrics_save" => flag(self.tcp_no_ssthresh_metrics_save),
             "net.ipv4.tcp_retries2" => self.tcp_retries2.to_string(),
+            "net.ipv4.tcp_syn_retries" => self.tcp_syn_retries.to_string(),
+            "net.ipv4.tcp_synack_retries" => self.tcp_synack_retries.to_string(),
             "net.ipv4.tcp_adv_win_scale" => self.tcp_adv_win_scale.unwrap_or(1).to_string(),
             "net.ipv4.tcp_slow_start_after_idle" => flag(self.tcp_slow_start_after_idle),
             _ => return None,

@@ -25,6 +25,16 @@ fn set_retries2(s: &mut HostSettings, n: i64) -> Result<(), String> {
     Ok(())
 }
 
+fn set_syn_retries(s: &mut HostSettings, n: i64) -> Result<(), String> {
+    s.set_tcp_syn_retries(u32::try_from(n).map_err(|_| "must not be negative")?);
+    Ok(())
+}
+
+fn set_synack_retries(s: &mut HostSettings, n: i64) -> Result<(), String> {
+    s.set_tcp_synack_retries(u32::try_from(n).map_err(|_| "must not be negative")?);
+    Ok(())
+}
+
 fn set_adv_win_scale(s: &mut HostSettings, n: i64) -> Result<(), String> {
     s.set_tcp_adv_win_scale(n).map_err(|e| e.message)
 }
@@ -301,11 +311,11 @@ pub const SYSCTLS: &[Knob] = &[
     Knob {
         name: "net.ipv4.tcp_syn_retries",
         family: Family::Sysctl,
-        what: "SYN retransmissions before `connect()` gives up (6: about 127 s).",
+        what: "SYN retransmissions before `connect()` gives up (6: after 127 s; 131 s from 6.5, whose first four retransmissions keep the initial RTO, `tcp_syn_linear_timeouts`).",
         defaults: ["5", "6", "6", "6", "6"],
         read_by: "`tcp_write_timeout`",
         ss: "`timer:(on,…)` on a `SYN-SENT` socket (`ss -o`)",
-        model: Model::No,
+        model: Model::Key(Int(set_syn_retries)),
         chapters: &[],
     },
     Knob {
@@ -315,7 +325,7 @@ pub const SYSCTLS: &[Knob] = &[
         defaults: every_era("5"),
         read_by: "`reqsk_timer_handler`",
         ss: "`timer:(on,…)` on a `SYN-RECV` socket (`ss -o`)",
-        model: Model::No,
+        model: Model::Key(Int(set_synack_retries)),
         chapters: &[],
     },
     Knob {

@@ -3,7 +3,10 @@
 //!
 //! ```text
 //!   handle_segment ─► tcp_rcv_state_process (Listen, SynSent, SynReceived)
-//!                  └► tcp_rcv_established ─► tcp_ack ─► tcp_sacktag_write_queue
+//!                  └► tcp_rcv_established ─► tcp_validate_incoming: a SYN or a
+//!                                         │   probe gets a bare ACK (≤ 1 / 500 ms)
+//!                                         ├► tcp_ack ─► tcp_ack_probe (if nothing in flight)
+//!                                         │           tcp_sacktag_write_queue
 //!                                         │           tcp_clean_rtx_queue
 //!                                         │           tcp_ack_update_rtt
 //!                                         │           tcp_pkts_acked
@@ -22,6 +25,10 @@ use crate::segment::{SackBlocks, Segment};
 use crate::tcp::rate::SampleBuilder;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
+
+/// `tcp_invalid_ratelimit` default (HZ/2): the least time between two answers
+/// to out-of-window segments without data (`tcp_oow_rate_limited`).
+const TCP_INVALID_RATELIMIT: SimDuration = SimDuration::from_millis(500);
 
 /// What `tcp_ack` notes before the ACK changes anything (its `prior_*` locals).
 pub(super) struct Prior {
@@ -66,12 +73,14 @@ impl Socket {
     ) -> ControlFlow<()> {
         match self.state {
             State::Listen => {
-                // `tcp_conn_request`: answer a SYN with a SYN-ACK.
+                // `tcp_conn_request`: answer a SYN with a SYN-ACK, which
+                // echoes the SYN's timestamp (`tcp_openreq_init`).
                 if seg.flags.syn && !seg.flags.ack {
                     self.rcv_nxt = seg.seq + 1;
                     self.rcv_wup = self.rcv_nxt;
                     self.snd_wnd = seg.wnd;
                     self.push.on_window(seg.wnd);
+                    self.ts_recent = seg.ts_val;
                     self.state = State::SynReceived;
                     self.syn.pending = true;
                 }
@@ -79,30 +88,38 @@ impl Socket {
             }
             State::SynSent => {
                 // `tcp_rcv_synsent_state_process`: the SYN-ACK completes an
-                // active open, and is acknowledged at once.
+                // active open, and is acknowledged at once, echoing its
+                // timestamp (`tcp_store_ts_recent`).
                 if seg.flags.syn && seg.flags.ack && seg.ack == 1 {
                     self.rcv_nxt = seg.seq + 1;
                     self.rcv_wup = self.rcv_nxt;
                     self.snd_una = 1;
                     self.snd_wnd = seg.wnd;
                     self.push.on_window(seg.wnd);
+                    self.ts_recent = seg.ts_val;
                     self.timers.stop(Timer::Rto);
-                    self.tcp_init_transfer(now, trace);
+                    self.tcp_init_transfer(now, seg, trace);
                     self.ack_now = true;
                 }
                 ControlFlow::Break(())
             }
             State::SynReceived => {
                 if seg.flags.syn {
-                    // Our SYN-ACK was lost and the client retried its SYN.
-                    self.syn.pending = true;
+                    // `tcp_check_req`, a retried SYN: our SYN-ACK was lost, so
+                    // it goes again at once, unless rate-limited.
+                    if !seg.flags.ack && !self.tcp_oow_rate_limited(now) {
+                        self.syn.pending = true;
+                    }
                     return ControlFlow::Break(());
                 }
-                if seg.flags.ack && seg.ack >= 1 {
-                    self.snd_una = 1;
-                    self.timers.stop(Timer::Rto);
-                    self.tcp_init_transfer(now, trace);
+                // `tcp_check_req`: any segment acknowledging the SYN-ACK, a
+                // bare ACK or data, completes the passive open.
+                if !(seg.flags.ack && seg.ack == 1) {
+                    return ControlFlow::Break(());
                 }
+                self.snd_una = 1;
+                self.timers.stop(Timer::Rto);
+                self.tcp_init_transfer(now, seg, trace);
                 ControlFlow::Continue(())
             }
             State::Established => ControlFlow::Continue(()),
@@ -112,9 +129,9 @@ impl Socket {
     /// The handshake is complete (`tcp_finish_connect`, or the
     /// `TCP_SYN_RECV` case of `tcp_rcv_state_process`): take the SYN's RTT
     /// sample and start the transfer (`tcp_init_transfer`).
-    fn tcp_init_transfer(&mut self, now: SimTime, trace: &mut Trace) {
-        if !self.syn.retransmitted {
-            let r = now.since(self.syn.sent_at);
+    fn tcp_init_transfer(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
+        let old = self.cb.cwnd;
+        if let Some(r) = self.syn_acknowledged(now, seg) {
             self.rtt.on_sample(r);
             self.min_rtt = Some(r);
         }
@@ -127,6 +144,7 @@ impl Socket {
         // tcp_init_buffer_space → tcp_sndbuf_expand.
         self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
         trace.push(now, TraceEvent::Established { side: self.side });
+        self.trace_cwnd(now, old, trace);
         // tcp_init_transfer → tcp_init_congestion_control.
         self.cb.srtt = self.rtt.srtt();
         self.cc.init(&mut self.cb, now);
@@ -138,6 +156,9 @@ impl Socket {
     fn tcp_rcv_established(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
         if !self.reader.reads_at_once() {
             self.app_read(now);
+        }
+        if self.tcp_validate_incoming(now, seg).is_break() {
+            return;
         }
         // `tcp_replace_ts_recent`: echo the timestamp of a segment that starts
         // at or before what we last acknowledged.
@@ -152,11 +173,45 @@ impl Socket {
             if !self.reader.reads_at_once() {
                 self.schedule_read(now);
             }
-        } else if seg.seq < self.rcv_nxt && !seg.flags.syn {
-            // An old sequence number (a zero-window probe): answer with the
-            // current window at once (`tcp_send_dupack`).
+        }
+    }
+
+    /// `tcp_validate_incoming`, for what reaches a synchronized socket out of
+    /// window: a SYN (the peer's retried SYN, or its SYN-ACK resent because
+    /// our ACK was lost) gets a challenge ACK (RFC 5961 4.2,
+    /// `tcp_send_challenge_ack`); a segment without data below the window (a
+    /// zero-window probe, snd_una − 1) fails `tcp_sequence` and gets an ACK
+    /// carrying our window (`tcp_send_dupack`). Either answer is a bare ACK
+    /// of our state, at most one per `tcp_invalid_ratelimit`, and the segment
+    /// is dropped: its ACK field is not processed.
+    fn tcp_validate_incoming(&mut self, now: SimTime, seg: &Segment) -> ControlFlow<()> {
+        let old_probe = seg.len == 0 && seg.seq < self.rcv_wup;
+        if !(seg.flags.syn || old_probe) {
+            return ControlFlow::Continue(());
+        }
+        if !self.tcp_oow_rate_limited(now) {
             self.ack_now = true;
         }
+        ControlFlow::Break(())
+    }
+
+    /// `__tcp_oow_rate_limited`: true when an answer to an out-of-window
+    /// segment went less than `tcp_invalid_ratelimit` (HZ/2, 500 ms) ago;
+    /// otherwise this answer is noted (`last_oow_ack_time`) and may go. Only
+    /// segments without data (or with a SYN) are ever limited, and only since
+    /// 4.0 (`Behaviour::oow_rate_limit`).
+    fn tcp_oow_rate_limited(&mut self, now: SimTime) -> bool {
+        if !self.handshake.oow_rate_limit {
+            return false;
+        }
+        if self
+            .last_oow_ack_time
+            .is_some_and(|t| now.since(t) < TCP_INVALID_RATELIMIT)
+        {
+            return true;
+        }
+        self.last_oow_ack_time = Some(now);
+        false
     }
 
     /// The peer acknowledged up to `seg.ack` (`tcp_ack`).
@@ -165,7 +220,12 @@ impl Socket {
         if seg.ack < self.snd_una || seg.ack > self.snd_max.max(self.snd_nxt) {
             return;
         }
+        let nothing_in_flight = self.board.is_empty();
         let window_changed = self.tcp_ack_update_window(seg);
+        if nothing_in_flight {
+            // `no_queue`: an answer to a zero-window probe, or a window update.
+            self.tcp_ack_probe(now);
+        }
         let una_advanced = seg.ack > self.snd_una;
         let has_sack = self.sack_ok && !seg.sack.is_empty();
         // A duplicate ACK: nothing new acknowledged, no data, no window update.
@@ -232,7 +292,6 @@ impl Socket {
         self.push.on_window(seg.wnd);
         // Any ACK answers the probes (tcp_ack resets icsk_probes_out).
         self.probe.probes_out = 0;
-        self.tcp_ack_probe();
         window_changed
     }
 

@@ -26,6 +26,7 @@
 //! | module          | Linux                           | what                                          |
 //! | --------------- | ------------------------------- | --------------------------------------------- |
 //! | `input`         | tcp_input.c                     | handshake, `tcp_ack`, `tcp_data_queue`         |
+//! | `handshake`     | tcp_timer.c, inet_connection_sock.c, tcp_minisocks.c | SYN and SYN-ACK timers, giving the handshake up, cwnd and RTT after it |
 //! | `output`        | tcp_output.c                    | `tcp_write_xmit`, retransmissions, probes, ACKs |
 //! | `receive`       | tcp_input.c, tcp.c              | `tcp_data_queue`, delayed ACK, `tcp_cleanup_rbuf` |
 //! | `timers`        | tcp_timer.c                     | the timer table and what each timer does       |
@@ -34,6 +35,7 @@
 
 mod app;
 mod congestion;
+mod handshake;
 mod input;
 mod output;
 mod receive;
@@ -43,6 +45,7 @@ mod timers;
 
 use self::congestion::{CwndUsage, TracedCc};
 use self::timers::TimerTable;
+use super::GiveUp;
 use super::ack_policy::AckPolicy;
 use super::fack::Fack;
 use super::info::{Counters, RecvInfo, TcpInfo};
@@ -88,16 +91,39 @@ enum State {
     Established,
 }
 
-/// Our SYN (or SYN-ACK): whether one is due, and what its timing tells.
+/// Our SYN (or SYN-ACK): whether one is due, when they left, and how often
+/// they had to be resent.
 #[derive(Clone, Copy, Debug)]
 struct Syn {
     /// A SYN goes out at the next `poll_transmit`.
     pending: bool,
+    /// When the first SYN left, if one has: `tcp_write_timeout` counts from
+    /// it (`retrans_stamp`, set by `tcp_connect`), and an ACK echoing its
+    /// timestamp shows it arrived (the request's `snt_synack`).
+    first_sent_at: Option<SimTime>,
     /// When the last SYN left: the handshake's RTT sample is measured from it.
     sent_at: SimTime,
-    /// The SYN was resent: no RTT sample from the handshake (Karn's rule),
-    /// and the next SYN counts as a retransmission.
-    retransmitted: bool,
+    /// SYNs sent again, by the timer or for a retried SYN (`req->num_retrans`;
+    /// the connection's `total_retrans` starts with them).
+    retransmits: u32,
+    /// Expiries of the SYN's timer (`icsk_retransmits` in SYN-SENT,
+    /// `req->num_timeout` in SYN-RECV).
+    timeouts: u32,
+}
+
+/// The handshake's limits and the era's rules for it (from `HostConfig`).
+#[derive(Clone, Copy, Debug)]
+struct HandshakeRules {
+    /// `net.ipv4.tcp_syn_retries`.
+    syn_retries: u32,
+    /// `net.ipv4.tcp_synack_retries`.
+    synack_retries: u32,
+    /// `tcp_syn_linear_timeouts` (6.5+; 0 before).
+    syn_linear_timeouts: u32,
+    /// `tcp_try_undo_spurious_syn` (5.4+).
+    spurious_syn_undo: bool,
+    /// `tcp_oow_rate_limited` (4.0+).
+    oow_rate_limit: bool,
 }
 
 /// Zero-window probing (tcp_timer.c `tcp_probe_timer`). Its deadline is the
@@ -106,7 +132,9 @@ struct Syn {
 struct ZeroWindowProbe {
     /// Probes sent since the last ACK arrived (`icsk_probes_out`).
     probes_out: u32,
-    /// Doublings of the probe interval since the window last opened (`icsk_backoff`).
+    /// Empty probes sent since the window last opened or a probe carried
+    /// data: the doublings of the probe interval (`icsk_backoff`). Linux
+    /// shares it with the RTO's backoff; the two never run at once here.
     probe_backoff: u32,
     /// Probes sent over the connection's life, for the trace.
     probes_total: u32,
@@ -189,11 +217,20 @@ pub struct Socket {
     /// newest flight whose ACK released it.
     next_flight: u32,
     syn: Syn,
+    handshake: HandshakeRules,
+    /// When this socket last answered an out-of-window segment without data,
+    /// a SYN or a zero-window probe (`last_oow_ack_time`).
+    last_oow_ack_time: Option<SimTime>,
     probe: ZeroWindowProbe,
     /// `net.ipv4.tcp_retries2`: unanswered probes or retransmissions before giving up.
     retries2: u32,
-    /// Given up (`tcp_write_err`): the socket sends nothing more.
-    aborted: bool,
+    /// What `tcp_write_timeout` measures an episode of timeouts from:
+    /// Linux's `retrans_stamp` as `retransmits_timed_out` reads it, the
+    /// latest send of the segment the episode's first timeout resent.
+    write_timeout_from: SimTime,
+    /// Given up (`tcp_write_err`), and which limit did it: the socket sends
+    /// nothing more.
+    gave_up: Option<GiveUp>,
 
     // ---- receive half ----
     rcv_nxt: u64,
@@ -264,12 +301,23 @@ impl Socket {
             next_flight: 1,
             syn: Syn {
                 pending: side == Side::Client,
+                first_sent_at: None,
                 sent_at: SimTime::ZERO,
-                retransmitted: false,
+                retransmits: 0,
+                timeouts: 0,
             },
+            handshake: HandshakeRules {
+                syn_retries: cfg.sender.syn_retries,
+                synack_retries: cfg.sender.synack_retries,
+                syn_linear_timeouts: cfg.behaviour.syn_linear_timeouts,
+                spurious_syn_undo: cfg.behaviour.spurious_syn_undo,
+                oow_rate_limit: cfg.behaviour.oow_rate_limit,
+            },
+            last_oow_ack_time: None,
             probe: ZeroWindowProbe::default(),
             retries2: cfg.sender.retries2,
-            aborted: false,
+            write_timeout_from: SimTime::ZERO,
+            gave_up: None,
             rcv_nxt: 0,
             rcv_wup: 0,
             rwin: ReceiveWindow::new(&cfg.receiver, &cfg.behaviour, mss, side == Side::Client),
@@ -423,7 +471,12 @@ impl Socket {
 
     /// The connection was given up (`tcp_write_err`): it sends nothing more.
     pub fn is_aborted(&self) -> bool {
-        self.aborted
+        self.gave_up.is_some()
+    }
+
+    /// Which limit made this host give the connection up, if one did.
+    pub fn gave_up(&self) -> Option<GiveUp> {
+        self.gave_up
     }
 
     /// Bytes received and not yet read by the application.

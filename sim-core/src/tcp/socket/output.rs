@@ -35,7 +35,7 @@ impl Socket {
 
     fn next_segment(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
         self.held = None;
-        if self.aborted {
+        if self.gave_up.is_some() {
             return None;
         }
         if self.syn.pending {
@@ -51,8 +51,7 @@ impl Socket {
             }
         }
         if self.probe.probe_pending && self.state == State::Established {
-            self.probe.probe_pending = false;
-            return Some(self.tcp_write_wakeup(now));
+            return Some(self.tcp_send_probe0(now));
         }
         if self.ack_now && self.state == State::Established {
             return Some((self.segment(self.snd_nxt, 0), 0, false));
@@ -60,8 +59,8 @@ impl Socket {
         None
     }
 
-    /// Our SYN (`tcp_connect`) or SYN-ACK (`tcp_make_synack`): the window is
-    /// never scaled in it.
+    /// Our SYN (`tcp_connect`) or SYN-ACK (`tcp_make_synack`, which echoes
+    /// the SYN's timestamp): the window is never scaled in it.
     fn tcp_send_syn(&mut self, now: SimTime) -> (Segment, u32, bool) {
         self.syn.pending = false;
         let mut seg = self.blank(0);
@@ -70,12 +69,12 @@ impl Socket {
         if self.state == State::SynReceived {
             seg.flags.ack = true;
             seg.ack = self.rcv_nxt;
+            seg.ts_ecr = self.ts_recent;
         }
         self.snd_nxt = 1;
         self.snd_max = self.snd_max.max(1);
-        self.syn.sent_at = now;
-        self.tcp_reset_xmit_timer(now);
-        (seg, 0, self.syn.retransmitted)
+        let retransmit = self.on_syn_sent(now);
+        (seg, 0, retransmit)
     }
 
     /// Resends the lowest lost segment, if cwnd and the peer's window allow
@@ -181,6 +180,26 @@ impl Socket {
             return (seg, flight, false);
         }
         (self.segment(self.snd_una.saturating_sub(1), 0), 0, false)
+    }
+
+    /// `tcp_send_probe0`: the probe the persist timer asked for, then what
+    /// follows from it. A probe that carried data hands over to the
+    /// retransmission timer armed as the data left (`icsk_backoff` and
+    /// `icsk_probes_out` back to 0); an empty one is counted, backs the next
+    /// interval off, and arms the persist timer for it (`tcp_probe0_when`).
+    fn tcp_send_probe0(&mut self, now: SimTime) -> (Segment, u32, bool) {
+        self.probe.probe_pending = false;
+        let out = self.tcp_write_wakeup(now);
+        if self.packets_out() > 0 {
+            self.probe.probes_out = 0;
+            self.probe.probe_backoff = 0;
+        } else {
+            self.probe.probes_out += 1;
+            self.probe.probe_backoff = (self.probe.probe_backoff + 1).min(self.retries2);
+            self.timers
+                .set(Timer::Persist, now + self.tcp_probe0_when());
+        }
+        out
     }
 
     /// `tcp_event_new_data_sent`: new data of `len` bytes at `seq` left; it

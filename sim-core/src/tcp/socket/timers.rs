@@ -17,13 +17,15 @@
 use std::ops::ControlFlow;
 
 use super::{Socket, State};
-use crate::config::{TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_INIT};
+use crate::config::{TCP_RTO_MAX, TCP_RTO_MIN};
+use crate::tcp::GiveUp;
 use crate::tcp::rtt::tcp_model_timeout;
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
 
-/// `net.ipv4.tcp_syn_retries` default.
-const TCP_SYN_RETRIES: u32 = 6;
+/// `ilog2(TCP_RTO_MAX / TCP_RTO_MIN) + 1`: the most doublings
+/// `tcp_probe0_when` applies to the probe interval.
+const MAX_PROBE0_BACKOFF: u32 = 10;
 
 /// A kind of timer.
 ///
@@ -110,7 +112,7 @@ impl TimerTable {
 
 impl Socket {
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        if self.aborted {
+        if self.gave_up.is_some() {
             return None;
         }
         self.timers.next_timeout(self.acks.deadline())
@@ -167,27 +169,47 @@ impl Socket {
     }
 
     /// `tcp_check_probe_timer`: window-limited with nothing in flight, no ACK
-    /// will come to reopen the window, so the persist timer must (RTO,
-    /// doubling per probe, ≤ 120 s: `tcp_probe0_when`).
+    /// will come to reopen the window, so the persist timer must. The first
+    /// probe waits `tcp_probe0_base`, without backoff.
     pub(super) fn tcp_check_probe_timer(&mut self, now: SimTime) {
         if self.packets_out() == 0
             && self.timers.get(Timer::Persist).is_none()
             && !self.probe.probe_pending
         {
-            let mut wait = self.rtt.rto();
-            for _ in 0..self.probe.probe_backoff.min(16) {
-                wait = wait.doubled();
-            }
-            self.timers.set(Timer::Persist, now + wait.min(TCP_RTO_MAX));
+            self.timers
+                .set(Timer::Persist, now + self.tcp_probe0_base());
         }
     }
 
-    /// `tcp_ack_probe`: the window has room for the next segment again, so the
-    /// persist timer stops and its backoff is forgotten.
-    pub(super) fn tcp_ack_probe(&mut self) {
-        if self.timers.get(Timer::Persist).is_some() && self.tcp_snd_wnd_test() {
-            self.timers.stop(Timer::Persist);
+    /// `tcp_probe0_base`: the RTO, at least `TCP_RTO_MIN`.
+    fn tcp_probe0_base(&self) -> SimDuration {
+        self.rtt.rto().max(TCP_RTO_MIN)
+    }
+
+    /// `tcp_probe0_when`: the base doubled per probe sent unanswered in a
+    /// row (`icsk_backoff`, at most ten doublings), at most `TCP_RTO_MAX`.
+    pub(super) fn tcp_probe0_when(&self) -> SimDuration {
+        let mut when = self.tcp_probe0_base();
+        for _ in 0..self.probe.probe_backoff.min(MAX_PROBE0_BACKOFF) {
+            when = when.doubled();
+        }
+        when.min(TCP_RTO_MAX)
+    }
+
+    /// `tcp_ack_probe`, for an ACK that found nothing in flight (`tcp_ack`'s
+    /// `no_queue` path) while data waits: if the window now has room for the
+    /// next segment, probing ends and its backoff is forgotten; otherwise the
+    /// next probe is timed from this answer, at the backed-off interval.
+    pub(super) fn tcp_ack_probe(&mut self, now: SimTime) {
+        if self.snd_nxt >= self.write_end {
+            return;
+        }
+        if self.tcp_snd_wnd_test() {
             self.probe.probe_backoff = 0;
+            self.timers.stop(Timer::Persist);
+        } else {
+            self.timers
+                .set(Timer::Persist, now + self.tcp_probe0_when());
         }
     }
 
@@ -195,24 +217,26 @@ impl Socket {
     /// connection is given up.
     fn tcp_probe_timer(&mut self, now: SimTime, trace: &mut Trace) -> ControlFlow<()> {
         self.timers.stop(Timer::Persist);
+        if self.packets_out() > 0 || self.snd_nxt >= self.write_end {
+            // Data in flight will bring ACKs, or there is nothing to send.
+            self.probe.probes_out = 0;
+            return ControlFlow::Continue(());
+        }
         // After net.ipv4.tcp_retries2 probes with no ACK in between, the
         // connection is given up (tcp_write_err). A receiver that answers
         // keeps it open indefinitely (RFC 1122 4.2.2.17).
         if self.probe.probes_out >= self.retries2 {
-            self.tcp_write_err(now, self.probe.probes_out, trace);
+            self.tcp_write_err(now, GiveUp::ZeroWindowProbes, self.probe.probes_out, trace);
             return ControlFlow::Break(());
         }
-        // The peer's window is still closed: probe it (`tcp_send_probe0`).
-        let probe = &mut self.probe;
-        probe.probe_pending = true;
-        probe.probes_out += 1;
-        probe.probes_total += 1;
-        probe.probe_backoff = (probe.probe_backoff + 1).min(self.retries2);
+        // tcp_send_probe0, as the probe leaves (`poll_transmit`).
+        self.probe.probe_pending = true;
+        self.probe.probes_total += 1;
         trace.push(
             now,
             TraceEvent::ZeroWindowProbe {
                 side: self.side,
-                probes: probe.probes_total,
+                probes: self.probe.probes_total,
             },
         );
         ControlFlow::Continue(())
@@ -255,48 +279,64 @@ impl Socket {
         self.trace_cwnd(now, old, trace);
     }
 
-    /// The retransmission timer expired (`tcp_retransmit_timer`).
+    /// The retransmission timer expired (`tcp_retransmit_timer`). A SYN's
+    /// and a SYN-ACK's timers are their own (`handshake.rs`).
     fn tcp_retransmit_timer(&mut self, now: SimTime, trace: &mut Trace) {
+        match self.state {
+            State::SynSent => return self.tcp_syn_timeout(now, trace),
+            State::SynReceived => return self.reqsk_timer_handler(now, trace),
+            State::Listen | State::Established => {}
+        }
         if self.tcp_write_timeout(now) {
-            self.tcp_write_err(now, self.retransmits, trace);
+            self.tcp_write_err(now, GiveUp::Retries2, self.retransmits, trace);
             return;
+        }
+        if self.retransmits == 0 {
+            // The episode's first timeout: Linux's retrans_stamp is the
+            // latest send of the segment it resends.
+            self.write_timeout_from = self.board.front().map_or(now, |h| h.sent_at);
         }
         self.retrans_stamp.get_or_insert(now);
         self.retransmits += 1;
+        self.trace_timeout(now, self.rtt.rto(), trace);
+        self.timers.stop(Timer::Rto);
+        self.rtt.back_off();
+        if self.state == State::Established {
+            self.tcp_enter_loss(now, trace);
+        }
+    }
+
+    /// Records that the retransmission timer (a SYN's, a request's) fired
+    /// after waiting `rto`.
+    pub(super) fn trace_timeout(&self, now: SimTime, rto: SimDuration, trace: &mut Trace) {
         trace.push(
             now,
             TraceEvent::RtoFired {
                 side: self.side,
-                rto_ns: self.rtt.rto().0,
+                rto_ns: rto.0,
             },
         );
-        self.timers.stop(Timer::Rto);
-        self.rtt.back_off();
-        match self.state {
-            State::SynSent | State::SynReceived => {
-                self.syn.pending = true;
-                self.syn.retransmitted = true;
-            }
-            State::Established => self.tcp_enter_loss(now, trace),
-            State::Listen => {}
-        }
     }
 
-    /// `tcp_write_timeout`: give up once retransmitting has lasted as long as
-    /// tcp_retries2 (or, for a SYN, tcp_syn_retries) doublings would take.
+    /// `tcp_write_timeout` once established (`retransmits_timed_out`): give up
+    /// once the episode has lasted as long as tcp_retries2 doublings of
+    /// `TCP_RTO_MIN` would take (924.6 s for 15), whatever the real RTO.
     fn tcp_write_timeout(&self, now: SimTime) -> bool {
-        let (boundary, base) = match self.state {
-            State::SynSent | State::SynReceived => (TCP_SYN_RETRIES, TCP_TIMEOUT_INIT),
-            _ => (self.retries2, TCP_RTO_MIN),
-        };
-        self.retrans_stamp
-            .is_some_and(|start| now.since(start) >= tcp_model_timeout(boundary, base))
+        self.retransmits > 0
+            && now.since(self.write_timeout_from) >= tcp_model_timeout(self.retries2, TCP_RTO_MIN)
     }
 
     /// `tcp_write_err`: the connection is given up after `retries` unanswered
-    /// tries; it sends nothing more.
-    fn tcp_write_err(&mut self, now: SimTime, retries: u32, trace: &mut Trace) {
-        self.aborted = true;
+    /// tries (the listener's `inet_csk_reqsk_queue_drop_and_put` for a
+    /// request); it sends nothing more.
+    pub(super) fn tcp_write_err(
+        &mut self,
+        now: SimTime,
+        reason: GiveUp,
+        retries: u32,
+        trace: &mut Trace,
+    ) {
+        self.gave_up = Some(reason);
         trace.push(
             now,
             TraceEvent::Aborted {

@@ -99,3 +99,28 @@ fn an_ack_echoing_a_timestamp_from_before_the_timeout_undoes_it() {
     assert_eq!(tcp.sock.in_flight(), 9);
     recv_nothing!(tcp);
 }
+
+#[test]
+fn retransmissions_give_up_after_tcp_retries2s_924_6_seconds() {
+    // retransmits_timed_out: expired once tcp_model_timeout(15, TCP_RTO_MIN)
+    // = (2^10 - 1) x 0.2 s + 6 x 120 s = 924.6 s have passed since
+    // retrans_stamp, the original send of the first segment retransmitted.
+    // With an RTO of exactly 200 ms (a negligible RTT) the 16th expiry falls
+    // on 924.6 s: 15 retransmissions, then tcp_write_err.
+    let mut tcp = Tcp::new(Socket::listen(&host()));
+    send!(tcp, syn());
+    recv!(tcp, syn_ack());
+    send!(tcp, from_peer());
+    assert_eq!(tcp.sock.info().rto_ns, 200 * MS);
+    tcp.write(MSS as u64);
+    recv!(tcp, pushed(full_segment(0)));
+    let mut resent = 0;
+    while !tcp.sock.is_aborted() {
+        tcp.fire_timer();
+        resent += tcp.drain().len();
+    }
+    assert_eq!(resent, 15);
+    assert_eq!(tcp.now, SimTime(924_600 * MS));
+    assert_eq!(tcp.sock.gave_up(), Some(crate::tcp::GiveUp::Retries2));
+    tcp.assert_quiet();
+}
