@@ -32,7 +32,9 @@ pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
 pub use host_settings::{
     HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
 };
-pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, SendSkbs, Tlp};
+pub use kernel::{
+    Behaviour, Frto, InitialRwnd, Kernel, NotsentLowat, SendSkbs, Tlp, TsoSize, TxSkbHead,
+};
 pub use path::PathConfig;
 pub use sysctl::{Qdisc, Sysctls};
 

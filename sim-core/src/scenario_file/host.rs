@@ -21,6 +21,7 @@ pub const KNOWN_SYSCTLS: &[&str] = &[
     "net.ipv4.tcp_moderate_rcvbuf",
     "net.ipv4.tcp_no_metrics_save",
     "net.ipv4.tcp_no_ssthresh_metrics_save",
+    "net.ipv4.tcp_notsent_lowat",
     "net.ipv4.tcp_retries2",
     "net.ipv4.tcp_rmem",
     "net.ipv4.tcp_sack",
@@ -35,6 +36,7 @@ pub const KNOWN_SOCKOPTS: &[&str] = &[
     "SO_SNDBUF",
     "TCP_CORK",
     "TCP_NODELAY",
+    "TCP_NOTSENT_LOWAT",
     "TCP_QUICKACK",
 ];
 impl HostSection {
@@ -96,6 +98,7 @@ fn set_sysctl(s: &mut HostSettings, key: &str, name: &str, v: &Value) -> Result<
         "net.core.rmem_max" => s.set_rmem_max(bytes(key, v)?),
         "net.core.wmem_max" => s.set_wmem_max(bytes(key, v)?),
         "net.ipv4.tcp_wmem" => s.set_tcp_wmem(three_sizes(key, v)?),
+        "net.ipv4.tcp_notsent_lowat" => s.set_tcp_notsent_lowat(u32_bytes(key, v)?),
         other => return Err(not_modelled(key, "sysctl", other, KNOWN_SYSCTLS)),
     }
     Ok(())
@@ -108,10 +111,22 @@ fn set_sockopt(s: &mut HostSettings, key: &str, name: &str, v: &Value) -> Result
         "SO_SNDBUF" => s.set_so_sndbuf(bytes(key, v)?),
         "TCP_CORK" => s.set_tcp_cork(flag(key, v)?),
         "TCP_NODELAY" => s.set_tcp_nodelay(flag(key, v)?),
+        "TCP_NOTSENT_LOWAT" => s.set_tcp_notsent_lowat_option(u32_bytes(key, v)?),
         "TCP_QUICKACK" => s.set_tcp_quickack(flag(key, v)?),
         other => return Err(not_modelled(key, "socket option", other, KNOWN_SOCKOPTS)),
     }
     Ok(())
+}
+
+/// A size the kernel keeps in 32 bits (`TCP_NOTSENT_LOWAT` and its sysctl).
+fn u32_bytes(key: &str, v: &Value) -> Result<u32, FileError> {
+    let b = bytes(key, v)?;
+    u32::try_from(b).map_err(|_| {
+        err(
+            key,
+            format!("{b} is outside the allowed range 0 to {}", u32::MAX),
+        )
+    })
 }
 
 /// A key this version does not model, with the ones it does.
