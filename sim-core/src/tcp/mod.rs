@@ -17,5 +17,6 @@ pub mod scoreboard;
 pub mod send_buffer;
 pub mod send_order;
 mod socket;
+pub mod write_queue;
 
 pub use socket::{Hold, Socket};

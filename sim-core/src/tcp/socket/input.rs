@@ -72,6 +72,7 @@ impl Socket {
                     self.rcv_nxt = seg.seq + 1;
                     self.rcv_wup = self.rcv_nxt;
                     self.snd_wnd = seg.wnd;
+                    self.note_max_window();
                     self.state = State::SynReceived;
                     self.syn.pending = true;
                 }
@@ -84,6 +85,7 @@ impl Socket {
                     self.rcv_nxt = seg.seq + 1;
                     self.snd_una = 1;
                     self.snd_wnd = seg.wnd;
+                    self.note_max_window();
                     self.timers.stop(Timer::Rto);
                     self.tcp_init_transfer(now, trace);
                     self.ack_now = true;
@@ -224,6 +226,7 @@ impl Socket {
     fn tcp_ack_update_window(&mut self, seg: &Segment) -> bool {
         let window_changed = seg.wnd != self.snd_wnd;
         self.snd_wnd = seg.wnd;
+        self.note_max_window();
         // Any ACK answers the probes (tcp_ack resets icsk_probes_out).
         self.probe.probes_out = 0;
         self.tcp_ack_probe();
@@ -319,11 +322,18 @@ impl Socket {
     }
 
     /// `tcp_check_space`: freed buffer may wake the writer; a grown cwnd may
-    /// grow the buffer (`tcp_new_space` → `tcp_sndbuf_expand`).
+    /// grow the buffer (`tcp_new_space` → `tcp_sndbuf_expand`). With GSO
+    /// skbs the check waits for the push this ACK triggers (`tcp_data_snd_check`).
     fn tcp_check_space(&mut self) {
+        if self.sbuf.gso.is_some() {
+            self.tcp_clean_write_queue();
+            return;
+        }
         self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
-        self.sbuf
-            .on_acked(self.write_end.saturating_sub(self.snd_una));
+        self.sbuf.on_acked(
+            self.write_end.saturating_sub(self.snd_una),
+            self.write_end.saturating_sub(self.snd_nxt),
+        );
         self.take_from_app();
     }
 

@@ -56,6 +56,7 @@ mod handshake;
 mod nagle_cork;
 mod rto;
 mod sack_recovery;
+mod send_buffer;
 mod timers;
 mod zero_window;
 
