@@ -88,13 +88,21 @@ fn growing_the_send_head_empties_and_frees_a_short_next_skb() {
     assert_eq!(q.wmem_queued(), 2 * MSS as u64 + 960);
 }
 
+/// One skb of `payload` bytes from `head`, with `packets` two-segment TSO
+/// packets cut off its front and sent.
+fn sent(head: TxSkbHead, payload: u64, packets: usize) -> WriteQueue {
+    let mut q = WriteQueue::new(head, 1);
+    q.entail(1);
+    q.append(payload);
+    for _ in 0..packets {
+        q.transmit_send_head(2 * MSS as u64);
+    }
+    q
+}
+
 #[test]
 fn an_ack_frees_whole_skbs_and_trims_paged_bytes_off_a_partly_acked_one() {
-    let mut q = WriteQueue::new(TxSkbHead::Kmalloc1k, 1);
-    q.entail(1);
-    q.append(6 * MSS as u64);
-    q.transmit_send_head(2 * MSS as u64);
-    q.transmit_send_head(2 * MSS as u64);
+    let mut q = sent(TxSkbHead::Kmalloc1k, 6 * MSS as u64, 2);
     assert_eq!(q.wmem_queued(), 6 * MSS as u64 + 3 * 1_280);
     // Half the second packet: the first skb freed, the second trimmed.
     assert!(q.ack(1 + 3 * MSS as u64));
@@ -109,10 +117,7 @@ fn an_ack_frees_whole_skbs_and_trims_paged_bytes_off_a_partly_acked_one() {
 fn trimming_a_linear_head_frees_nothing() {
     // Before 6.x __pskb_trim_head pulls linear bytes without freeing memory;
     // only paged bytes leave truesize.
-    let mut q = WriteQueue::new(TxSkbHead::Linear2k, 1);
-    q.entail(1);
-    q.append(2 * MSS as u64);
-    q.transmit_send_head(2 * MSS as u64);
+    let mut q = sent(TxSkbHead::Linear2k, 2 * MSS as u64, 1);
     let before = q.wmem_queued();
     q.ack(1 + MSS as u64);
     assert_eq!(q.wmem_queued(), before - (MSS as u64 - 1_408));

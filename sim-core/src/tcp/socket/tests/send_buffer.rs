@@ -62,6 +62,14 @@ fn accepted(tcp: &Tcp, written: u64) -> u64 {
     written - tcp.sock.app_backlog()
 }
 
+/// The application writes 1 MiB, TCP sends what it may; returns what
+/// `write()` took before it blocked.
+fn write_1mib(tcp: &mut Tcp) -> u64 {
+    tcp.write(1 << 20);
+    tcp.drain();
+    accepted(tcp, 1 << 20)
+}
+
 /// Payload bytes of every data segment the socket sends now.
 fn data_sent(tcp: &mut Tcp) -> Vec<u32> {
     tcp.drain().iter().map(|s| s.len).collect()
@@ -108,9 +116,7 @@ fn one_skb_per_mss_stops_at_the_segment_that_fills_the_buffer() {
 fn the_blocked_writer_wakes_only_when_wmem_queued_falls_to_two_thirds_of_the_buffer() {
     // sk_stream_write_space: 32768 − w ≥ w / 2, i.e. w ≤ 21845.
     let mut tcp = small_sndbuf(Kernel::Today);
-    tcp.write(1 << 20);
-    tcp.drain();
-    let blocked = accepted(&tcp, 1 << 20);
+    let blocked = write_1mib(&mut tcp);
     // 200 ms: the 5 packets are ACKed (5 skbs freed, w = 32816). Reno's cwnd
     // is 20: 20 segments go from the 31856-byte tail, 2 per packet, each
     // cut off it (10 heads), leaving an skb of 2 segments unsent.
@@ -141,8 +147,7 @@ fn a_partial_ack_frees_the_payload_of_a_packet_but_not_its_head() {
     // trims its first segment's bytes; the skb and its head stay until the
     // rest is ACKed (the trimmed skb leaves nothing to wake the writer).
     let mut tcp = small_sndbuf(Kernel::Today);
-    tcp.write(1 << 20);
-    tcp.drain();
+    write_1mib(&mut tcp);
     let w = tcp.sock.info().wmem_queued;
     tcp.at_ms(200);
     send!(tcp, ack_segments(1));
@@ -156,9 +161,7 @@ fn heads_cost_what_each_kernel_allocates() {
     // 3.10: each skb tcp_sendmsg allocates has a 2 KB head (truesize 2304)
     // holding its first 1408 bytes; the 5 skbs cut off it cost 1280 each.
     let mut tcp = small_sndbuf(Kernel::V3_10);
-    tcp.write(1 << 20);
-    tcp.drain();
-    assert_eq!(accepted(&tcp, 1 << 20), 14_480 + GOAL);
+    assert_eq!(write_1mib(&mut tcp), 14_480 + GOAL);
     let payload_paged = 46_336 - 1_408;
     assert_eq!(
         tcp.sock.info().wmem_queued,
@@ -166,8 +169,7 @@ fn heads_cost_what_each_kernel_allocates() {
     );
     // 5.x: 1280 for every skb.
     let mut tcp = small_sndbuf(Kernel::V5_5);
-    tcp.write(1 << 20);
-    tcp.drain();
+    write_1mib(&mut tcp);
     assert_eq!(tcp.sock.info().wmem_queued, 46_336 + 6 * 1_280);
 }
 
@@ -208,8 +210,7 @@ fn before_6x_the_buffer_grows_only_if_the_acks_push_leaves_cwnd_open() {
         tcp.drain();
         tcp.at_ms(200);
         send!(tcp, ack(seq(10)));
-        tcp.write(1 << 20);
-        tcp.drain();
+        write_1mib(&mut tcp);
         tcp.at_ms(300);
         send!(tcp, ack(seq(20)));
         assert_eq!(tcp.drain().len(), 20, "{kernel}");
@@ -270,9 +271,7 @@ fn notsent_lowat_wakes_the_writer_as_data_leaves_on_todays_kernel() {
     // is unsent · 2 < lowat: the writer wakes while the ACK's push sends,
     // once fewer than 8192 bytes are unsent, and copies a new skb.
     let mut tcp = with_lowat(Kernel::Today);
-    tcp.write(1 << 20);
-    tcp.drain();
-    let blocked = accepted(&tcp, 1 << 20);
+    let blocked = write_1mib(&mut tcp);
     tcp.at_ms(200);
     send!(tcp, ack_segments(10));
     // cwnd 20 takes 20 of the 22 unsent segments; after the 9th packet 5792
@@ -289,9 +288,7 @@ fn before_5x_the_waker_compares_unsent_bytes_themselves_with_the_lowat() {
     // 5.x asks unsent · 2 < 16384 and lets it sleep.
     for (kernel, wakes) in [(Kernel::V4_18, true), (Kernel::V5_5, false)] {
         let mut tcp = with_lowat(kernel);
-        tcp.write(1 << 20);
-        tcp.drain();
-        let blocked = accepted(&tcp, 1 << 20);
+        let blocked = write_1mib(&mut tcp);
         tcp.at_ms(200);
         send!(tcp, ack_segments(6));
         assert_eq!(data_sent(&mut tcp), vec![MSS; 12]);
