@@ -131,6 +131,13 @@ impl SendBuffer {
     /// `tcp_new_space` allows: room for `factor` windows (the algorithm's
     /// `.sndbuf_expand`, 2 unless BBR's 3) of at least 10 segments.
     /// (`tp->reordering + 1` segments, the third bound, is never the largest here.)
+    ///
+    /// This is the rule of 3.10, 4.18, 5.4 and 6.18 alike (read in each). CentOS
+    /// 6's 2.6.32 differs and is not modelled: at the handshake
+    /// `tcp_fixup_sndbuf` gives 10 × (mss_clamp + MAX_TCP_HEADER + 16 +
+    /// sizeof(sk_buff)), not doubled, and `tcp_new_space` 2 × max(cwnd,
+    /// reordering + 1) of that size, with no 10-segment floor; its era host
+    /// keeps the model's rule (it matters only without `SO_SNDBUF`).
     pub fn expand(&mut self, cwnd: u32, factor: u32) {
         if self.autotune {
             let want = factor as u64 * (cwnd.max(10) as u64) * per_mss(self.mss);
