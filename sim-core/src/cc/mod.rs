@@ -119,6 +119,9 @@ pub struct ControlBlock {
 /// `TCP_INFINITE_SSTHRESH` (include/net/tcp.h): a new connection has no ssthresh yet.
 pub const TCP_INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
 
+/// `net.ipv4.tcp_min_tso_segs` default: a TSO packet carries at least 2 segments.
+pub const TCP_MIN_TSO_SEGS: u32 = 2;
+
 impl ControlBlock {
     pub fn new(initcwnd: u32) -> Self {
         ControlBlock {
@@ -179,6 +182,11 @@ pub trait CongestionOps {
     /// `.sndbuf_expand`: the send buffer holds this many cwnds (2 by default, BBR 3).
     fn sndbuf_expand(&self) -> u32 {
         2
+    }
+    /// `.min_tso_segs`: the fewest segments `tcp_tso_segs` puts in a TSO
+    /// packet (`net.ipv4.tcp_min_tso_segs`, 2, unless the algorithm says).
+    fn min_tso_segs(&self, _cb: &ControlBlock) -> u32 {
+        TCP_MIN_TSO_SEGS
     }
     /// The algorithm paces its own sending even without `fq` (BBR sets
     /// `sk_pacing_status = SK_PACING_NEEDED`, so TCP's internal pacing runs).
@@ -258,6 +266,9 @@ impl Algorithm {
     }
     pub fn needs_pacing(&self) -> bool {
         self.ops().needs_pacing()
+    }
+    pub fn min_tso_segs(&self, cb: &ControlBlock) -> u32 {
+        self.ops().min_tso_segs(cb)
     }
     pub fn mode(&self) -> Option<&'static str> {
         self.ops().mode()

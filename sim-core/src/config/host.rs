@@ -146,6 +146,9 @@ pub struct SenderConfig {
     /// `net.core.default_qdisc = fq`: the qdisc paces every flow at its
     /// `sk_pacing_rate`. BBR paces without it (TCP's internal pacing).
     pub fq: bool,
+    /// `tcp_notsent_lowat(tp)`: `TCP_NOTSENT_LOWAT` if set, else
+    /// `net.ipv4.tcp_notsent_lowat` (UINT_MAX: no limit).
+    pub notsent_lowat: u32,
 }
 
 impl Default for SenderConfig {
@@ -165,6 +168,7 @@ impl Default for SenderConfig {
             cork: false,
             sack: true,
             fq: false,
+            notsent_lowat: u32::MAX,
         }
     }
 }

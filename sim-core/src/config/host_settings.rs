@@ -24,8 +24,8 @@
 
 use super::{
     Behaviour, ConfigError, DEFAULT_MSS, DelayedAck, Frto, HostConfig, InitialRwnd, Kernel, Nagle,
-    OfoGrowth, Qdisc, RX_TRUESIZE_DEFAULT, ReceiverConfig, RxTruesize, SendSkbs, SenderConfig,
-    Sysctls, TCP_INIT_CWND, Tlp, WindowShare,
+    NotsentLowat, OfoGrowth, Qdisc, RX_TRUESIZE_DEFAULT, ReceiverConfig, RxTruesize, SendSkbs,
+    SenderConfig, Sysctls, TCP_INIT_CWND, Tlp, TsoSize, TxSkbHead, WindowShare,
 };
 use crate::cc::Algorithm;
 use crate::tcp::metrics::MetricsConfig;
@@ -73,6 +73,8 @@ pub struct HostSettings {
     so_rcvbuf: Option<u64>,
     /// `SO_SNDBUF` as asked.
     so_sndbuf: Option<u64>,
+    /// `TCP_NOTSENT_LOWAT` as set (0: unset, the sysctl applies).
+    tcp_notsent_lowat: u32,
     tcp_cork: bool,
     tcp_nodelay: bool,
     tcp_quickack: bool,
@@ -109,6 +111,7 @@ impl HostSettings {
             sysctl: defaults,
             so_rcvbuf: None,
             so_sndbuf: None,
+            tcp_notsent_lowat: 0,
             tcp_cork: false,
             tcp_nodelay: false,
             tcp_quickack: false,
@@ -217,6 +220,11 @@ impl HostSettings {
         /// period longer than the RTO (`tcp_cwnd_restart`).
         fn set_tcp_slow_start_after_idle(on: bool) => sysctl.tcp_slow_start_after_idle = on;
 
+        /// `net.ipv4.tcp_notsent_lowat` (3.12+; default UINT_MAX): the unsent
+        /// bytes above which `write()` takes no new skb, for sockets without
+        /// `TCP_NOTSENT_LOWAT`. `finish()` refuses 0, which would block every write.
+        fn set_tcp_notsent_lowat(bytes: u32) => sysctl.tcp_notsent_lowat = bytes;
+
         // setsockopt(...)
 
         /// `setsockopt(SOL_SOCKET, SO_RCVBUF, asked)`: see [`sk_rcvbuf_for`] for
@@ -225,6 +233,10 @@ impl HostSettings {
 
         /// `setsockopt(SOL_SOCKET, SO_SNDBUF, asked)`: see [`sk_sndbuf_for`].
         fn set_so_sndbuf(asked: u64) => so_sndbuf = Some(asked);
+
+        /// `setsockopt(IPPROTO_TCP, TCP_NOTSENT_LOWAT, bytes)` (3.12+): as the
+        /// sysctl, for this socket; 0 leaves the sysctl in charge (`tcp_notsent_lowat`).
+        fn set_tcp_notsent_lowat_option(bytes: u32) => tcp_notsent_lowat = bytes;
 
         /// `TCP_CORK` (man 7 tcp): the application corks the socket while it
         /// writes a message and uncorks it after the last write.
@@ -316,6 +328,17 @@ impl HostSettings {
 
         /// Undo a spurious SYN-ACK timeout's cwnd of 1 (5.4+).
         fn set_spurious_syn_undo(on: bool) => behaviour.spurious_syn_undo = on;
+        /// What a write-queue skb costs beyond its payload (with `SendSkbs::Gso`).
+        fn set_tx_skb_head(v: TxSkbHead) => behaviour.tx_skb_head = v;
+
+        /// How `tcp_write_xmit` sizes TSO packets (with `SendSkbs::Gso`).
+        fn set_tso_size(v: TsoSize) => behaviour.tso_size = v;
+
+        /// `tcp_check_space` after every ACK and transmission (with `SendSkbs::Gso`).
+        fn set_check_space_on_send(on: bool) => behaviour.check_space_on_send = on;
+
+        /// Whether the kernel has `TCP_NOTSENT_LOWAT`, and its wake-up rule.
+        fn set_notsent_lowat(v: NotsentLowat) => behaviour.notsent_lowat = v;
     }
 
     // sysctl -w, with the sysctl's range checked
@@ -341,9 +364,34 @@ impl HostSettings {
     /// of a scenario file (`mss`, `route.initcwnd`); [`ConfigError::within`]
     /// adds the host.
     pub fn finish(&self) -> Result<HostConfig, ConfigError> {
+        self.check_notsent_lowat()?;
         let host = self.derive();
         host.check()?;
         Ok(host)
+    }
+
+    /// `TCP_NOTSENT_LOWAT` and its sysctl exist from 3.12 on; a sysctl of 0
+    /// would leave every `write()` blocked for good.
+    fn check_notsent_lowat(&self) -> Result<(), ConfigError> {
+        let sysctl_key = "sysctl.\"net.ipv4.tcp_notsent_lowat\"";
+        let absent = self.behaviour.notsent_lowat == NotsentLowat::Absent;
+        let not_in_kernel = |key: &str| ConfigError {
+            key: key.into(),
+            message: "this kernel has no TCP_NOTSENT_LOWAT (added in 3.12)".into(),
+        };
+        if absent && self.tcp_notsent_lowat != 0 {
+            return Err(not_in_kernel("sockopt.TCP_NOTSENT_LOWAT"));
+        }
+        if absent && self.sysctl.tcp_notsent_lowat != u32::MAX {
+            return Err(not_in_kernel(sysctl_key));
+        }
+        if self.sysctl.tcp_notsent_lowat == 0 {
+            return Err(ConfigError {
+                key: sysctl_key.into(),
+                message: "0 would block every write; the range is 1 to 4294967295".into(),
+            });
+        }
+        Ok(())
     }
 
     /// [`finish`](HostSettings::finish) without the range checks, for callers
@@ -386,6 +434,19 @@ impl HostSettings {
             cork: self.tcp_cork,
             sack: s.tcp_sack,
             fq: s.default_qdisc.paces(),
+            notsent_lowat: self.notsent_lowat(),
+        }
+    }
+
+    /// `tcp_notsent_lowat(tp)`: the socket option if set, else the sysctl;
+    /// no limit on kernels without either.
+    fn notsent_lowat(&self) -> u32 {
+        if self.behaviour.notsent_lowat == NotsentLowat::Absent {
+            return u32::MAX;
+        }
+        match self.tcp_notsent_lowat {
+            0 => self.sysctl.tcp_notsent_lowat,
+            v => v,
         }
     }
 

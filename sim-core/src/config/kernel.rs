@@ -194,6 +194,26 @@ impl Kernel {
             } else {
                 SendSkbs::Gso
             },
+            tx_skb_head: match self {
+                Kernel::V2_6_32 | Kernel::V3_10 => TxSkbHead::Linear2k,
+                Kernel::V4_18 => TxSkbHead::FirstLinear2k,
+                Kernel::V5_5 => TxSkbHead::Kmalloc1k,
+                Kernel::Today => TxSkbHead::SmallHead,
+            },
+            tso_size: match self {
+                Kernel::Today => TsoSize::MinRttGrow,
+                _ => TsoSize::PacingRate,
+            },
+            // 6.18's `tcp_check_space` has no SOCK_QUEUE_SHRUNK test and
+            // `tcp_event_new_data_sent` calls it; 5.4's has and does not.
+            check_space_on_send: !old,
+            // c9bee3b7fdec "tcp: TCP_NOTSENT_LOWAT socket option" (3.12, in
+            // CentOS 7's 3.10); the poll side halved between 4.18 and 5.4.
+            notsent_lowat: match self {
+                Kernel::V2_6_32 => NotsentLowat::Absent,
+                Kernel::V3_10 | Kernel::V4_18 => NotsentLowat::Unsent,
+                Kernel::V5_5 | Kernel::Today => NotsentLowat::HalfUnsent,
+            },
             // a337531b942b (4.20) removed the 20-MSS cap; 378979e94e95 (6.10)
             // the 64 KB one.
             initial_rwnd: match self {
@@ -266,6 +286,22 @@ pub struct Behaviour {
     /// How `tcp_sendmsg` cuts the application's data into skbs, and so how it
     /// charges `sk_sndbuf` (see [`SendSkbs`]).
     pub send_skbs: SendSkbs,
+    /// With [`SendSkbs::Gso`]: how the write queue's skbs are allocated, which
+    /// decides what each costs beyond its payload (`skb->truesize`).
+    pub tx_skb_head: TxSkbHead,
+    /// With [`SendSkbs::Gso`]: how `tcp_write_xmit` sizes the TSO packets it
+    /// cuts the write queue's skbs into (each cut allocates another skb).
+    pub tso_size: TsoSize,
+    /// `tcp_check_space` runs after every ACK and every transmission of new
+    /// data (`tcp_event_new_data_sent`), not only after an ACK that freed an
+    /// skb (`SOCK_QUEUE_SHRUNK`, kernels up to 5.x). It wakes a writer blocked
+    /// on the send buffer and grows an autotuned buffer (`tcp_new_space`).
+    /// With [`SendSkbs::Gso`] only.
+    pub check_space_on_send: bool,
+    /// `TCP_NOTSENT_LOWAT` and `net.ipv4.tcp_notsent_lowat`
+    /// (`tcp_stream_memory_free`): whether the kernel has them, and when a
+    /// blocked writer wakes.
+    pub notsent_lowat: NotsentLowat,
     /// The cap on the first windows a receiver advertises after the handshake
     /// (`tcp_select_initial_window`, `tcp_default_init_rwnd`).
     pub initial_rwnd: InitialRwnd,
@@ -324,6 +360,12 @@ impl Behaviour {
     pub const fn model() -> Behaviour {
         Behaviour {
             send_skbs: SendSkbs::PerMss,
+            // Today's, which matter only once `send_skbs` is `Gso`.
+            tx_skb_head: TxSkbHead::SmallHead,
+            tso_size: TsoSize::MinRttGrow,
+            check_space_on_send: true,
+            // The model had no TCP_NOTSENT_LOWAT; unset (UINT_MAX) it changes nothing.
+            notsent_lowat: NotsentLowat::HalfUnsent,
             initial_rwnd: InitialRwnd::Bytes(65_535),
             ack_pushed_full_segment: false,
             tlp: Tlp::Off,
@@ -356,6 +398,52 @@ pub enum SendSkbs {
     /// 64 KB); `sk_stream_memory_free` is checked only when a new skb is
     /// needed, so `sk_wmem_queued` can run past `sk_sndbuf`.
     Gso,
+}
+
+/// How `tcp_sendmsg` allocates a write-queue skb, and `tso_fragment` the one
+/// it splits off (`tcp_stream_alloc_skb`, formerly `sk_stream_alloc_skb`):
+/// the head's truesize, and whether the first payload bytes go into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxSkbHead {
+    /// 3.10 (`select_size` with GSO): every skb `tcp_sendmsg` allocates has a
+    /// 2 KB head that holds its first 1408 payload bytes (truesize 2304 for
+    /// up to 1408 bytes); skbs split off it have a 1 KB head (1280).
+    Linear2k,
+    /// 4.15 to 4.x (`linear_payload_sz`): only the first skb of an empty
+    /// socket gets the 2 KB head; the others a 1 KB one (1280).
+    FirstLinear2k,
+    /// 5.x to 6.2: a kmalloc'd 1 KB head for every skb (truesize 1280).
+    Kmalloc1k,
+    /// 6.3 and later: heads from `skb_small_head_cache`, truesize 960.
+    SmallHead,
+}
+
+/// How `tcp_write_xmit` sizes a TSO packet (`tcp_tso_segs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TsoSize {
+    /// `tcp_tso_autosize` (95bd09eb2750 "tcp: TSO packets automatic sizing",
+    /// 3.12; in 3.10 to 5.x): about 1 ms of the pacing rate, at least
+    /// `tcp_min_tso_segs` (2), at most 64 KB.
+    PacingRate,
+    /// As read in 6.18: `tcp_tso_autosize` adds
+    /// `gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log)` (up to 64 KB more on
+    /// paths under ~16 ms; "tcp: adjust TSO packet sizes based on min_rtt",
+    /// 5.18), and `tcp_write_xmit`
+    /// first grows a short packet from the next skb (`tcp_grow_skb`, 6.x).
+    /// Versions from the commit titles, not checked against merge tags.
+    MinRttGrow,
+}
+
+/// Whether the kernel has `TCP_NOTSENT_LOWAT`, and its poll-side rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotsentLowat {
+    /// Before 3.12 (CentOS 6's 2.6.32): neither the option nor the sysctl.
+    Absent,
+    /// 3.12 to 4.x: a new skb, and a wake-up, need unsent bytes < lowat.
+    Unsent,
+    /// 5.x and later (`tcp_stream_memory_free(sk, wake)`): a blocked writer
+    /// wakes only when unsent bytes · 2 < lowat.
+    HalfUnsent,
 }
 
 /// The cap on the receive window advertised right after the handshake.
@@ -442,6 +530,14 @@ value_names! {
     Tlp { Off = "off", V3_10 = "3.10", TwoJiffies = "2-jiffies", TwoMs = "2ms" }
     Frto { Off = "off", Rfc4138 = "rfc4138", Rfc5682 = "rfc5682" }
     OfoGrowth { Never = "never", AllFlows = "all-flows", SackFlows = "sack-flows" }
+    TxSkbHead {
+        Linear2k = "linear-2k",
+        FirstLinear2k = "first-linear-2k",
+        Kmalloc1k = "kmalloc-1k",
+        SmallHead = "small-head",
+    }
+    TsoSize { PacingRate = "pacing-rate", MinRttGrow = "min-rtt-grow" }
+    NotsentLowat { Absent = "absent", Unsent = "unsent", HalfUnsent = "half-unsent" }
 }
 
 impl InitialRwnd {
@@ -570,5 +666,32 @@ mod tests {
         assert!(Kernel::V3_10.behaviour().oow_rate_limit);
         assert!(!Kernel::V4_18.behaviour().spurious_syn_undo);
         assert!(Kernel::V5_5.behaviour().spurious_syn_undo);
+    }
+
+    /// Read in each era's tcp.c, tcp_output.c, tcp_input.c and sock.h.
+    #[test]
+    fn the_send_side_follows_each_kernels_source() {
+        assert_eq!(Kernel::V2_6_32.behaviour().send_skbs, SendSkbs::PerMss);
+        let heads = [
+            (Kernel::V3_10, TxSkbHead::Linear2k),
+            (Kernel::V4_18, TxSkbHead::FirstLinear2k),
+            (Kernel::V5_5, TxSkbHead::Kmalloc1k),
+            (Kernel::Today, TxSkbHead::SmallHead),
+        ];
+        for (k, head) in heads {
+            let b = k.behaviour();
+            assert_eq!(b.send_skbs, SendSkbs::Gso, "{k}");
+            assert_eq!(b.tx_skb_head, head, "{k}");
+            assert_eq!(b.check_space_on_send, k == Kernel::Today, "{k}");
+            assert_eq!(k.sysctls().tcp_notsent_lowat, u32::MAX, "{k}");
+        }
+        assert_eq!(Kernel::V5_5.behaviour().tso_size, TsoSize::PacingRate);
+        assert_eq!(Kernel::Today.behaviour().tso_size, TsoSize::MinRttGrow);
+        let lowat = |k: Kernel| k.behaviour().notsent_lowat;
+        assert_eq!(lowat(Kernel::V2_6_32), NotsentLowat::Absent);
+        assert_eq!(lowat(Kernel::V3_10), NotsentLowat::Unsent);
+        assert_eq!(lowat(Kernel::V4_18), NotsentLowat::Unsent);
+        assert_eq!(lowat(Kernel::V5_5), NotsentLowat::HalfUnsent);
+        assert_eq!(lowat(Kernel::Today), NotsentLowat::HalfUnsent);
     }
 }

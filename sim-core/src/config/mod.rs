@@ -35,7 +35,10 @@ pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
 pub use host_settings::{
     HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
 };
-pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, OfoGrowth, SendSkbs, Tlp};
+pub use kernel::{
+    Behaviour, Frto, InitialRwnd, Kernel, NotsentLowat, OfoGrowth, SendSkbs, Tlp, TsoSize,
+    TxSkbHead,
+};
 pub use path::{
     Direction, DropRule, DropTarget, LossDirection, LossPosition, MAX_DROP_RULES, PathConfig,
     Transmission,

@@ -53,6 +53,9 @@ pub struct Sysctls {
     pub(super) tcp_adv_win_scale: Option<i8>,
     /// `net.ipv4.tcp_slow_start_after_idle`.
     pub(super) tcp_slow_start_after_idle: bool,
+    /// `net.ipv4.tcp_notsent_lowat`: the most unsent bytes a socket without
+    /// `TCP_NOTSENT_LOWAT` takes more data on top of (`tcp_stream_memory_free`).
+    pub(super) tcp_notsent_lowat: u32,
 }
 
 impl Default for Sysctls {
@@ -75,6 +78,8 @@ impl Default for Sysctls {
             tcp_synack_retries: TCP_SYNACK_RETRIES,
             tcp_adv_win_scale: None,
             tcp_slow_start_after_idle: true,
+            // `tcp_sk_init`: UINT_MAX, no limit.
+            tcp_notsent_lowat: u32::MAX,
         }
     }
 }

@@ -8,6 +8,12 @@ use crate::trace::TraceEvent;
 /// congestion control, window scales, RTO, RTT, MSS, cwnd, ssthresh, bytes and
 /// segments, and the send rate cwnd allows (`send` = cwnd × MSS × 8 / srtt).
 ///
+/// No `skmem:(...)` block (`ss -m`): of its fields the model knows `w`
+/// (`sk_wmem_queued`) and `tb` (`sk_sndbuf`), which the samples carry (CSV
+/// `wmem_queued`, `sndbuf`), but not `t` (bytes in the qdisc and NIC), `f`
+/// (forward allocation), `r` (receive truesize) and the rest; printing them
+/// as 0 would differ from what a reader's own `ss -tm` shows.
+///
 /// It reads the run's last `TCP_INFO` sample (taken at the end of every run),
 /// not the packet records, so it stays exact past the trace's packet budget.
 pub fn ss_line(run: &RunResult) -> String {

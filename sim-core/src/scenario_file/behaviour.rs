@@ -7,7 +7,9 @@
 
 use super::values::{flag, int};
 use super::{FileError, Value, err};
-use crate::config::{Frto, HostSettings, InitialRwnd, OfoGrowth, SendSkbs, Tlp};
+use crate::config::{
+    Frto, HostSettings, InitialRwnd, NotsentLowat, OfoGrowth, SendSkbs, Tlp, TsoSize, TxSkbHead,
+};
 
 /// The switches a `[HOST.behaviour]` table takes, one per field of
 /// `Behaviour`.
@@ -24,6 +26,10 @@ pub const SWITCHES: &[&str] = &[
     "syn_linear_timeouts",
     "oow_rate_limit",
     "spurious_syn_undo",
+    "tx_skb_head",
+    "tso_size",
+    "check_space_on_send",
+    "notsent_lowat",
 ];
 
 /// Sets one switch.
@@ -55,6 +61,12 @@ pub(super) fn set_switch(
         ),
         "oow_rate_limit" => s.set_oow_rate_limit(flag(key, v)?),
         "spurious_syn_undo" => s.set_spurious_syn_undo(flag(key, v)?),
+        "tx_skb_head" => s.set_tx_skb_head(named(key, v, TxSkbHead::NAMES, TxSkbHead::from_name)?),
+        "tso_size" => s.set_tso_size(named(key, v, TsoSize::NAMES, TsoSize::from_name)?),
+        "check_space_on_send" => s.set_check_space_on_send(flag(key, v)?),
+        "notsent_lowat" => {
+            s.set_notsent_lowat(named(key, v, NotsentLowat::NAMES, NotsentLowat::from_name)?)
+        }
         other => {
             return Err(err(
                 key,

@@ -66,6 +66,7 @@ fn set_knob(
             u32::try_from(int(key, v)?)
                 .map_err(|_| err(key, "must be a whole number from 0 to 4294967295"))?,
         ),
+        Setter::Bytes32(set) => set(s, u32_bytes(key, v)?),
         Setter::Int(set) => set(s, int(key, v)?).map_err(|m| err(key, m))?,
         Setter::Name(set) => {
             let name = match v {
@@ -76,6 +77,17 @@ fn set_knob(
         }
     }
     Ok(())
+}
+
+/// A size the kernel keeps in 32 bits (`TCP_NOTSENT_LOWAT` and its sysctl).
+fn u32_bytes(key: &str, v: &Value) -> Result<u32, FileError> {
+    let b = bytes(key, v)?;
+    u32::try_from(b).map_err(|_| {
+        err(
+            key,
+            format!("{b} is outside the allowed range 0 to {}", u32::MAX),
+        )
+    })
 }
 
 /// A key this version does not model, with the ones it does.

@@ -173,6 +173,39 @@ fn the_handshake_retry_limits_are_sysctls_with_their_ranges() {
 }
 
 #[test]
+fn notsent_lowat_is_read_as_a_sysctl_and_as_a_socket_option() {
+    // tcp_notsent_lowat(tp): the option if set, else the sysctl.
+    let text = format!("{MINIMAL}\n[server.sysctl]\n\"net.ipv4.tcp_notsent_lowat\" = \"128KiB\"\n");
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.server.sender.notsent_lowat, 131_072);
+    assert_eq!(s.client.sender.notsent_lowat, u32::MAX, "unset: UINT_MAX");
+    let text = format!(
+        "{MINIMAL}\n[server.sysctl]\n\"net.ipv4.tcp_notsent_lowat\" = \"128KiB\"\n[server.sockopt]\nTCP_NOTSENT_LOWAT = 16384\n"
+    );
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.server.sender.notsent_lowat, 16_384);
+}
+
+#[test]
+fn a_notsent_lowat_out_of_range_names_the_key() {
+    let e = parse(&format!(
+        "{MINIMAL}\n[server.sockopt]\nTCP_NOTSENT_LOWAT = \"8GiB\"\n"
+    ))
+    .unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("server.sockopt.TCP_NOTSENT_LOWAT"));
+    assert!(e.message.contains("0 to 4294967295"), "{e}");
+    let e = parse(&format!(
+        "{MINIMAL}\n[client.sysctl]\n\"net.ipv4.tcp_notsent_lowat\" = 0\n"
+    ))
+    .unwrap_err();
+    assert_eq!(
+        e.key.as_deref(),
+        Some("client.sysctl.\"net.ipv4.tcp_notsent_lowat\"")
+    );
+    assert!(e.message.contains("block every write"), "{e}");
+}
+
+#[test]
 fn random_loss_drops_data_before_the_bottleneck_unless_told_otherwise() {
     use crate::config::{LossDirection, LossPosition};
     let (_, s) = parse(&MINIMAL.replace("rtt = \"7ms\"", "rtt = \"7ms\"\nloss = 0.01")).unwrap();

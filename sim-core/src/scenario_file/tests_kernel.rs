@@ -90,6 +90,10 @@ fn behaviour_lines(b: &Behaviour) -> String {
         syn_linear_timeouts,
         oow_rate_limit,
         spurious_syn_undo,
+        tx_skb_head,
+        tso_size,
+        check_space_on_send,
+        notsent_lowat,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
@@ -97,7 +101,8 @@ fn behaviour_lines(b: &Behaviour) -> String {
          ack_pushed_full_segment = {}\ntlp = \"{}\"\nfrto = \"{}\"\nrack = {}\n\
          rcvbuf_lock_clamps_wscale = {}\nofo_grows_window = \"{}\"\n\
          rcvbuf_fixup = {}\nsyn_linear_timeouts = {}\noow_rate_limit = {}\n\
-         spurious_syn_undo = {}\n",
+         spurious_syn_undo = {}\ntx_skb_head = \"{}\"\ntso_size = \"{}\"\n\
+         check_space_on_send = {}\nnotsent_lowat = \"{}\"\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -110,6 +115,10 @@ fn behaviour_lines(b: &Behaviour) -> String {
         syn_linear_timeouts,
         flag(oow_rate_limit),
         flag(spurious_syn_undo),
+        tx_skb_head.name(),
+        tso_size.name(),
+        flag(check_space_on_send),
+        notsent_lowat.name(),
     )
 }
 
@@ -164,7 +173,7 @@ fn a_bad_switch_or_value_is_named_with_what_is_allowed() {
 fn sample(name: &str, setter: Setter) -> String {
     match setter {
         Setter::Flag(_) => "1".into(),
-        Setter::Bytes(_) => "\"64KiB\"".into(),
+        Setter::Bytes(_) | Setter::Bytes32(_) => "\"64KiB\"".into(),
         Setter::Sizes(_) => "\"4096 131072 6291456\"".into(),
         Setter::Count(_) | Setter::Int(_) => "1".into(),
         Setter::Name(_) if name.ends_with("qdisc") => "\"fq\"".into(),

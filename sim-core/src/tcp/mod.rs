@@ -20,6 +20,7 @@ pub mod scoreboard;
 pub mod send_buffer;
 pub mod send_order;
 mod socket;
+pub mod write_queue;
 
 pub use give_up::GiveUp;
 pub use socket::{Hold, Socket};

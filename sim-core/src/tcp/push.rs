@@ -15,8 +15,9 @@
 //! the segment that ends there carries PSH. The receiver uses it to guess
 //! that the sender waits for an ACK (`tcp_measure_rcv_mss`).
 //!
-//! Simplifications: skbs are one MSS each (the size goal without GSO), and
-//! `MSG_MORE` is not modelled (`TCP_CORK` still pushes at the end of each
+//! Simplifications: with per-MSS skbs (`SendSkbs::PerMss`) `on_copy` cuts
+//! them here; with GSO skbs the socket's `tcp_sendmsg_gso` marks its own skbs
+//! through `mark`/`unmark`. `MSG_MORE` is not modelled (`TCP_CORK` still pushes at the end of each
 //! write, as Linux does).
 
 use std::collections::VecDeque;
@@ -76,8 +77,27 @@ impl PushMarks {
         self.mark(to);
     }
 
-    /// `tcp_mark_push`.
-    fn mark(&mut self, end: u64) {
+    /// The largest window the peer has advertised (`tp->max_window`).
+    pub fn max_window(&self) -> u64 {
+        self.max_window
+    }
+
+    /// `forced_push`: more than half the peer's largest window written since
+    /// the last mark.
+    pub fn forced_push(&self, write_seq: u64) -> bool {
+        write_seq > self.pushed_seq + self.max_window / 2
+    }
+
+    /// A new write appends to an unsent skb ending at `end`: the skb loses its
+    /// PSH until this write marks it again.
+    pub fn unmark(&mut self, end: u64) {
+        if self.marks.back() == Some(&end) {
+            self.marks.pop_back();
+        }
+    }
+
+    /// `tcp_mark_push`: the skb ending at `end` carries PSH.
+    pub fn mark(&mut self, end: u64) {
         if self.marks.back().is_none_or(|&m| m < end) {
             self.marks.push_back(end);
         }

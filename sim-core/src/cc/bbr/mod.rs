@@ -363,6 +363,10 @@ impl CongestionOps for Bbr {
         true
     }
 
+    fn min_tso_segs(&self, cb: &ControlBlock) -> u32 {
+        pacing::min_tso_segs(cb.pacing_rate)
+    }
+
     fn mode(&self) -> Option<&'static str> {
         Some(match self.mode {
             Mode::Startup => "startup",

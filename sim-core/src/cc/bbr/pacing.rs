@@ -33,16 +33,21 @@ pub(super) fn rate_bytes_per_sec(bw: u64, mss: u32, gain: u32) -> u64 {
     (rate >> BW_SCALE).min(u64::MAX as u128) as u64
 }
 
+/// `bbr_min_tso_segs`: one-segment TSO packets below 1.2 Mbit/s, else 2.
+pub(super) fn min_tso_segs(pacing_rate: u64) -> u32 {
+    if pacing_rate < BBR_MIN_TSO_RATE >> 3 {
+        1
+    } else {
+        2
+    }
+}
+
 /// `bbr_tso_segs_goal` with `bbr_min_tso_segs`: the burst BBR expects one
 /// send to carry, ~1 ms of data at the pacing rate (`>> sk_pacing_shift`).
 /// Linux applies its own 64 KB cap here whatever the device offers, so this
 /// needs no TSO model: 1 segment below 1.2 Mbit/s, else 2 to 127.
 pub(super) fn tso_segs_goal(pacing_rate: u64, mss: u32) -> u32 {
-    let min_segs = if pacing_rate < BBR_MIN_TSO_RATE >> 3 {
-        1
-    } else {
-        2
-    };
+    let min_segs = min_tso_segs(pacing_rate);
     let bytes = (pacing_rate >> SK_PACING_SHIFT).min(BBR_TSO_MAX_BYTES);
     let segs = (bytes / mss.max(1) as u64) as u32;
     segs.max(min_segs).min(0x7F)

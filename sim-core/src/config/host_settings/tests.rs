@@ -417,3 +417,43 @@ fn from_8_mib_the_setters_offer_the_window_scale_the_buffer_needs() {
     by_fields.client.receiver.wscale = 10;
     assert_eq!(by_settings, by_fields);
 }
+
+#[test]
+fn tcp_notsent_lowat_is_the_socket_option_if_set_else_the_sysctl() {
+    // tcp_notsent_lowat(tp): tp->notsent_lowat ?: sysctl_tcp_notsent_lowat.
+    assert_eq!(finish(|_| {}).sender.notsent_lowat, u32::MAX);
+    let h = finish(|s| s.set_tcp_notsent_lowat(131_072));
+    assert_eq!(h.sender.notsent_lowat, 131_072);
+    let h = finish(|s| {
+        s.set_tcp_notsent_lowat(131_072);
+        s.set_tcp_notsent_lowat_option(16_384);
+    });
+    assert_eq!(h.sender.notsent_lowat, 16_384);
+    let h = finish(|s| s.set_tcp_notsent_lowat_option(0));
+    assert_eq!(h.sender.notsent_lowat, u32::MAX, "0 unsets the option");
+}
+
+#[test]
+fn tcp_notsent_lowat_is_refused_where_it_cannot_work() {
+    // Not in 2.6.32 (c9bee3b7fdec, 3.12): named by the key that set it.
+    let mut s = HostSettings::for_kernel(Kernel::V2_6_32);
+    s.set_tcp_notsent_lowat_option(16_384);
+    let e = s.finish().unwrap_err();
+    assert_eq!(e.key, "sockopt.TCP_NOTSENT_LOWAT");
+    assert!(e.message.contains("3.12"), "{e}");
+    let mut s = HostSettings::for_kernel(Kernel::V2_6_32);
+    s.set_tcp_notsent_lowat(16_384);
+    assert_eq!(
+        s.finish().unwrap_err().key,
+        "sysctl.\"net.ipv4.tcp_notsent_lowat\""
+    );
+    // A sysctl of 0 would leave every write() blocked.
+    let mut s = HostSettings::default();
+    s.set_tcp_notsent_lowat(0);
+    assert!(
+        s.finish()
+            .unwrap_err()
+            .message
+            .contains("block every write")
+    );
+}

@@ -131,6 +131,8 @@ pub enum Setter {
     Sizes(fn(&mut HostSettings, [u64; 3])),
     /// A whole number of segments, not negative.
     Count(fn(&mut HostSettings, u32)),
+    /// A size that fits the kernel's `u32` (`TCP_NOTSENT_LOWAT`).
+    Bytes32(fn(&mut HostSettings, u32)),
     /// A whole number the setter checks.
     Int(fn(&mut HostSettings, i64) -> Result<(), String>),
     /// A name the setter checks (a qdisc, a congestion control).
@@ -144,6 +146,7 @@ impl std::fmt::Debug for Setter {
             Setter::Bytes(_) => "Bytes",
             Setter::Sizes(_) => "Sizes",
             Setter::Count(_) => "Count",
+            Setter::Bytes32(_) => "Bytes32",
             Setter::Int(_) => "Int",
             Setter::Name(_) => "Name",
         })
@@ -284,6 +287,7 @@ impl Sysctls {
             "net.ipv4.tcp_no_ssthresh_metrics_save" => flag(self.tcp_no_ssthresh_metrics_save),
             "net.ipv4.tcp_retries2" => self.tcp_retries2.to_string(),
             "net.ipv4.tcp_syn_retries" => self.tcp_syn_retries.to_string(),
+            "net.ipv4.tcp_notsent_lowat" => self.tcp_notsent_lowat.to_string(),
             "net.ipv4.tcp_synack_retries" => self.tcp_synack_retries.to_string(),
             "net.ipv4.tcp_adv_win_scale" => self.tcp_adv_win_scale.unwrap_or(1).to_string(),
             "net.ipv4.tcp_slow_start_after_idle" => flag(self.tcp_slow_start_after_idle),

@@ -1,7 +1,7 @@
 //! Socket options, route attributes and the `ip tcp_metrics` commands.
 
 use super::Chapter::{Buffers, LongFat, Metrics, Nagle, SlowStart};
-use super::Setter::{Bytes, Count, Flag};
+use super::Setter::{Bytes, Bytes32, Count, Flag};
 use super::{ABSENT, Family, Knob, Model, every_era};
 use crate::config::HostSettings;
 
@@ -63,7 +63,7 @@ pub const SOCKET_OPTIONS: &[Knob] = &[
         defaults: [ABSENT, "unset", "unset", "unset", "unset"],
         read_by: "`tcp_notsent_lowat`, `tcp_stream_memory_free`",
         ss: "`notsent:`",
-        model: Model::No,
+        model: Model::Key(Bytes32(HostSettings::set_tcp_notsent_lowat_option)),
         chapters: &[Buffers],
     },
     Knob {

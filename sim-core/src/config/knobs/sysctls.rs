@@ -3,7 +3,7 @@
 //! hold the derivations).
 
 use super::Chapter::{Buffers, LongFat, Metrics, Nagle, SlowStart};
-use super::Setter::{Flag, Int, Name, Sizes};
+use super::Setter::{Bytes32, Flag, Int, Name, Sizes};
 use super::{ABSENT, Family, Knob, Model, every_era};
 use crate::cc::Algorithm;
 use crate::config::{HostSettings, Qdisc};
@@ -265,7 +265,7 @@ pub const SYSCTLS: &[Knob] = &[
         ],
         read_by: "`tcp_notsent_lowat`, `tcp_stream_memory_free`",
         ss: "`notsent:`",
-        model: Model::No,
+        model: Model::Key(Bytes32(HostSettings::set_tcp_notsent_lowat)),
         chapters: &[Buffers],
     },
     Knob {

@@ -15,6 +15,12 @@ impl Socket {
     pub fn app_write(&mut self, now: SimTime, bytes: u64, more: bool, trace: &mut Trace) {
         self.tcp_slow_start_after_idle_check(now, trace);
         self.corked = self.cork && more;
+        if let Some(g) = &mut self.sbuf.gso
+            && self.sbuf.backlog == 0
+        {
+            // A new write() call: nothing of it copied yet.
+            g.copied = false;
+        }
         self.sbuf.backlog += bytes;
         // tcp_sendmsg → tcp_rate_check_app_limited: writing into an empty
         // pipe marks the coming rate samples as application-limited.
@@ -37,9 +43,16 @@ impl Socket {
     /// Moves what the send buffer has room for from the application into the
     /// socket; the rest waits with the writer blocked. The copy ends with
     /// `tcp_push` (the write returns, or blocks for space), which marks PSH.
+    /// With GSO skbs the copy may stop early to push a full skb;
+    /// `poll_transmit` resumes it.
     fn copy_from_app(&mut self, new_write: bool) {
+        if self.sbuf.gso.is_some() {
+            self.tcp_sendmsg_gso();
+            return;
+        }
         let queued = self.write_end.saturating_sub(self.snd_una);
-        let taken = self.sbuf.accept(queued);
+        let unsent = self.write_end.saturating_sub(self.snd_nxt);
+        let taken = self.sbuf.accept(queued, unsent);
         if taken == 0 {
             return;
         }

@@ -330,7 +330,9 @@ impl Socket {
     /// `tcp_update_pacing_rate`, for algorithms that do not set it themselves:
     /// twice cwnd per smoothed RTT in slow start, 1.2 times after.
     pub(super) fn tcp_update_pacing_rate(&mut self) {
-        if !self.pacing || self.cc.needs_pacing() {
+        // GSO skbs need it whether or not anything paces: `tcp_tso_autosize`
+        // sizes TSO packets from it.
+        if !(self.pacing || self.sbuf.gso.is_some()) || self.cc.needs_pacing() {
             return;
         }
         let Some(srtt) = self.rtt.srtt() else { return };

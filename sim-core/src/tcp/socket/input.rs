@@ -385,11 +385,18 @@ impl Socket {
     }
 
     /// `tcp_check_space`: freed buffer may wake the writer; a grown cwnd may
-    /// grow the buffer (`tcp_new_space` → `tcp_sndbuf_expand`).
+    /// grow the buffer (`tcp_new_space` → `tcp_sndbuf_expand`). With GSO
+    /// skbs the check waits for the push this ACK triggers (`tcp_data_snd_check`).
     fn tcp_check_space(&mut self) {
+        if self.sbuf.gso.is_some() {
+            self.tcp_clean_write_queue();
+            return;
+        }
         self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
-        self.sbuf
-            .on_acked(self.write_end.saturating_sub(self.snd_una));
+        self.sbuf.on_acked(
+            self.write_end.saturating_sub(self.snd_una),
+            self.write_end.saturating_sub(self.snd_nxt),
+        );
         self.take_from_app();
     }
 }

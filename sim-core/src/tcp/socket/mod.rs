@@ -35,6 +35,7 @@
 
 mod app;
 mod congestion;
+mod gso;
 mod handshake;
 mod input;
 mod output;
@@ -261,12 +262,7 @@ impl Socket {
             cork: cfg.sender.cork,
             corked: false,
             held: None,
-            sbuf: SendBuffer::new(
-                cfg.sender.sndbuf,
-                cfg.sender.sndbuf_max,
-                cfg.sender.sndbuf_autotune,
-                mss,
-            ),
+            sbuf: SendBuffer::new(&cfg.sender, &cfg.behaviour, 1),
             snd_wnd: 0,
             snd_sml: 0,
             push: PushMarks::new(1),
@@ -414,7 +410,10 @@ impl Socket {
             wmem_queued: self
                 .sbuf
                 .wmem_queued(self.write_end.saturating_sub(self.snd_una)),
-            notsent_bytes: self.write_end.saturating_sub(self.snd_nxt),
+            notsent_bytes: match self.sbuf.gso {
+                Some(_) => self.gso_unsent(),
+                None => self.write_end.saturating_sub(self.snd_nxt),
+            },
         }
     }
 

@@ -46,8 +46,15 @@ impl Socket {
             if let Some(out) = self.tcp_xmit_retransmit_queue(now) {
                 return Some(out);
             }
-            if let Some(out) = self.tcp_write_xmit(now) {
-                return Some(out);
+            // With GSO skbs, the end of a push resumes a write that stopped
+            // to push, or that the push's space check woke.
+            loop {
+                if let Some(out) = self.tcp_write_xmit(now) {
+                    return Some(out);
+                }
+                if !self.tcp_push_done() {
+                    break;
+                }
             }
         }
         if self.probe.probe_pending && self.state == State::Established {
@@ -159,6 +166,9 @@ impl Socket {
             self.cc.cwnd_event(&mut self.cb, CwndEvent::TxStart, now);
         }
         self.cc.cwnd_event(&mut self.cb, CwndEvent::DataSent, now);
+        if self.sbuf.gso.is_some() {
+            self.tcp_tso_packets(seq + len, false);
+        }
         self.tcp_event_new_data_sent(now, seq, len, flight);
         let limited = self.packets_out() >= self.cb.cwnd;
         self.tcp_cwnd_validate(limited);
@@ -176,6 +186,9 @@ impl Socket {
             let seq = self.snd_nxt;
             let seg = self.segment(seq, len as u32);
             let flight = self.next_flight;
+            if self.sbuf.gso.is_some() {
+                self.tcp_tso_packets(seq + len, true);
+            }
             self.tcp_event_new_data_sent(now, seq, len, flight);
             return (seg, flight, false);
         }
@@ -212,6 +225,9 @@ impl Socket {
         self.snd_max = self.snd_max.max(self.snd_nxt);
         if self.timers.get(Timer::Rto).is_none() {
             self.tcp_reset_xmit_timer(now);
+        }
+        if self.sbuf.gso.is_some() {
+            self.tcp_check_space_on_send();
         }
     }
 
@@ -254,7 +270,7 @@ impl Socket {
 
     /// Nagle's rule for a sub-MSS segment while data is in flight
     /// (`tcp_nagle_check`).
-    fn tcp_nagle_check(&self) -> bool {
+    pub(super) fn tcp_nagle_check(&self) -> bool {
         match self.nagle {
             Nagle::Off => false,
             // `tcp_minshall_check`: an earlier small segment is still unacknowledged.

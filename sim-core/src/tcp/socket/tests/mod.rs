@@ -62,6 +62,7 @@ mod pushed_ack;
 mod receive_window;
 mod rto;
 mod sack_recovery;
+mod send_buffer;
 mod syn_retransmission;
 mod timers;
 mod without_rack;

@@ -1,0 +1,309 @@
+//! The send queue as Linux lays it out with GSO (`SendSkbs::Gso`): the skbs
+//! between snd_una and write_seq, and what each costs (`sk_wmem_queued`).
+//!
+//! `tcp_sendmsg_locked` appends to the unsent tail skb until it holds the size
+//! goal (`tcp_xmit_size_goal`: up to 45 × 1448 bytes, half the peer's largest
+//! window at most), with no look at the send buffer; only a new skb needs
+//! `sk_stream_memory_free`. `tcp_write_xmit` then cuts the unsent skbs into
+//! TSO packets of about 1 ms of the pacing rate (`tcp_tso_segs`), and every
+//! cut (`tso_fragment`) allocates another skb head for the rest, which is
+//! again the unsent tail the next write tops up:
+//!
+//! ```text
+//!   snd_una                 snd_nxt                         write_seq
+//!     │ sent (rtx queue)       │ unsent (write queue)           │
+//!     ├──────┬──────┬──────────┼────────────────────────────────┤
+//!     │ 2896 │ 2896 │  ...     │ tail: topped up to size_goal    │
+//!     └──────┴──────┴──────────┴────────────────────────────────┘
+//!   each skb costs its payload + its head (960 bytes on 6.3+, 1280 before)
+//! ```
+//!
+//! An ACK frees the skbs it covers whole, and trims the paged payload off a
+//! partly acknowledged one (`tcp_trim_head`), whose head stays charged.
+//!
+//! The simulator puts MSS-sized segments on the wire (it has no TSO there);
+//! only the accounting follows the kernel's skbs. Simplified: retransmissions
+//! never split an skb (`tcp_fragment` on the rtx queue) and SACK never merges
+//! skbs (`tcp_shift_skb_data`); `tso_fragment` of an skb whose linear part
+//! reaches past the cut (MSS under 1408 on 3.10/4.18) is charged as if the
+//! moved bytes were paged.
+
+use std::collections::VecDeque;
+
+use super::send_buffer::{MAX_TCP_HEADER, SHINFO, SK_BUFF};
+use crate::config::{TsoSize, TxSkbHead};
+
+/// `sk_gso_max_size` for TCP over a device with the default 64 KB GSO limit:
+/// `GSO_LEGACY_MAX_SIZE` − (MAX_TCP_HEADER + 1) (`sk_dst_gso_max_size`; the
+/// same bound `tcp_xmit_size_goal` applied itself before 6.x).
+pub const GSO_MAX_SIZE: u64 = 65_536 - 1 - MAX_TCP_HEADER;
+
+/// `TCP_MSS_DEFAULT`: a peer window at most this big is not halved for the size goal.
+const TCP_MSS_DEFAULT: u64 = 536;
+
+/// TCP header with timestamps (`tcp_header_len`): `tcp_bound_to_half_wnd`
+/// never goes below 68 bytes of segment.
+const TCP_HEADER_LEN: u64 = 32;
+
+/// `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)`: payload a 2 KB skb head holds
+/// (`select_size`, `linear_payload_sz`).
+pub const LINEAR_PAYLOAD: u64 = 2048 - MAX_TCP_HEADER - SHINFO;
+
+/// Truesize of an skb from `skb_small_head_cache` (6.3+): a 384-byte head
+/// (MAX_TCP_HEADER rounded up with `GRO_MAX_HEAD_PAD`) + `struct sk_buff` +
+/// `skb_shared_info`, on x86-64.
+pub const SMALL_HEAD_TRUESIZE: u64 = 384 + SK_BUFF + SHINFO;
+
+/// Truesize of a kmalloc'd skb head with room for `linear` payload bytes:
+/// `alloc_skb(linear + MAX_TCP_HEADER)` rounds head + shinfo up to a power of
+/// two, plus the `struct sk_buff` (1280 with no payload, 2304 with 1408).
+fn kmalloc_head(linear: u64) -> u64 {
+    (linear + MAX_TCP_HEADER + SHINFO).next_power_of_two() + SK_BUFF
+}
+
+impl TxSkbHead {
+    /// Truesize and linear room of an skb `tcp_sendmsg` allocates; `first`:
+    /// both queues are empty (`tcp_rtx_and_write_queues_empty`).
+    fn fresh(self, first: bool) -> (u64, u64) {
+        let linear = match self {
+            TxSkbHead::Linear2k => LINEAR_PAYLOAD,
+            TxSkbHead::FirstLinear2k if first => LINEAR_PAYLOAD,
+            TxSkbHead::SmallHead => return (SMALL_HEAD_TRUESIZE, 0),
+            _ => 0,
+        };
+        (kmalloc_head(linear), linear)
+    }
+
+    /// Truesize of the head `tso_fragment` allocates for the rest of a cut skb.
+    fn split(self) -> u64 {
+        match self {
+            TxSkbHead::SmallHead => SMALL_HEAD_TRUESIZE,
+            _ => kmalloc_head(0),
+        }
+    }
+}
+
+/// `tcp_xmit_size_goal` → `tcp_bound_to_half_wnd`: how much `tcp_sendmsg`
+/// puts in one skb: 64 KB, at most half the largest window the peer has
+/// offered (`max_window`), in whole MSS, at least one.
+pub fn size_goal(mss: u32, max_window: u64) -> u64 {
+    let mss = mss as u64;
+    let cutoff = if max_window > TCP_MSS_DEFAULT {
+        max_window / 2
+    } else {
+        max_window
+    };
+    let goal = if cutoff > 0 && GSO_MAX_SIZE > cutoff {
+        cutoff.max(68 - TCP_HEADER_LEN)
+    } else {
+        GSO_MAX_SIZE
+    };
+    (goal / mss * mss).max(mss)
+}
+
+/// `tcp_tso_segs` → `tcp_tso_autosize`: segments per TSO packet, about 1 ms of
+/// `pacing_rate` (bytes/s, `>> sk_pacing_shift` 10), at least `min_segs`;
+/// with [`TsoSize::MinRttGrow`] plus `GSO_MAX_SIZE >> (min_rtt_us >> 9)`
+/// (`tcp_tso_rtt_log`), which is nothing from about 16 ms of RTT up.
+pub fn tso_segs(
+    size: TsoSize,
+    pacing_rate: u64,
+    min_rtt_us: Option<u64>,
+    mss: u32,
+    min_segs: u32,
+) -> u32 {
+    let mut bytes = pacing_rate >> 10;
+    if let (TsoSize::MinRttGrow, Some(rtt)) = (size, min_rtt_us) {
+        let r = rtt >> 9;
+        if r < 32 {
+            bytes += GSO_MAX_SIZE >> r;
+        }
+    }
+    ((bytes.min(GSO_MAX_SIZE) / mss as u64) as u32).max(min_segs)
+}
+
+/// One skb: where it ends, its truesize, and its payload in the linear head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Skb {
+    /// Sequence number after its last byte; it starts where the one before ends.
+    end: u64,
+    /// `skb->truesize`.
+    truesize: u64,
+    /// Payload bytes in the linear head (trimming them frees nothing).
+    linear: u64,
+    /// Room left in the linear head for the next bytes copied in.
+    linear_room: u64,
+}
+
+/// The skbs of the retransmission queue and the write queue, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteQueue {
+    head: TxSkbHead,
+    skbs: VecDeque<Skb>,
+    /// Where the first skb starts: snd_una once ACKs trimmed it.
+    start: u64,
+    /// The first `sent` skbs are on the retransmission queue; the rest unsent.
+    sent: usize,
+    /// `sk_wmem_queued`: the truesize of all of them.
+    wmem_queued: u64,
+}
+
+impl WriteQueue {
+    /// An empty queue whose first byte will be `start` (the ISN + 1).
+    pub fn new(head: TxSkbHead, start: u64) -> Self {
+        WriteQueue {
+            head,
+            skbs: VecDeque::new(),
+            start,
+            sent: 0,
+            wmem_queued: 0,
+        }
+    }
+
+    /// `sk_wmem_queued`.
+    pub fn wmem_queued(&self) -> u64 {
+        self.wmem_queued
+    }
+
+    fn start_of(&self, i: usize) -> u64 {
+        if i == 0 {
+            self.start
+        } else {
+            self.skbs[i - 1].end
+        }
+    }
+
+    fn len_of(&self, i: usize) -> u64 {
+        self.skbs[i].end - self.start_of(i)
+    }
+
+    /// Bytes `tcp_sendmsg` may still append to the tail skb without a memory
+    /// check: up to `goal`, if the tail is unsent (`copy = size_goal - skb->len`).
+    pub fn tail_room(&self, goal: u64) -> u64 {
+        match self.skbs.len() {
+            n if n > self.sent => goal.saturating_sub(self.len_of(n - 1)),
+            _ => 0,
+        }
+    }
+
+    /// The tail skb is the first unsent one (`skb == tcp_send_head(sk)`).
+    pub fn tail_is_send_head(&self) -> bool {
+        self.skbs.len() == self.sent + 1
+    }
+
+    /// `tcp_stream_alloc_skb` + `tcp_skb_entail`: a new empty skb at the tail,
+    /// starting at `write_seq`; its head is charged at once.
+    pub fn entail(&mut self, write_seq: u64) {
+        let (truesize, linear_room) = self.head.fresh(self.skbs.is_empty());
+        if self.skbs.is_empty() {
+            self.start = write_seq;
+        }
+        self.skbs.push_back(Skb {
+            end: write_seq,
+            truesize,
+            linear: 0,
+            linear_room,
+        });
+        self.wmem_queued += truesize;
+    }
+
+    /// Copies `bytes` into the tail skb: the linear head first (already
+    /// paid for), then page fragments, charged byte for byte.
+    pub fn append(&mut self, bytes: u64) {
+        let skb = self.skbs.back_mut().expect("an skb to append to");
+        let linear = bytes.min(skb.linear_room);
+        skb.linear += linear;
+        skb.linear_room -= linear;
+        skb.truesize += bytes - linear;
+        skb.end += bytes;
+        self.wmem_queued += bytes - linear;
+    }
+
+    /// Where the sent skbs end: the start of the first unsent one.
+    pub fn sent_end(&self) -> u64 {
+        self.start_of(self.sent)
+    }
+
+    /// The first unsent skb (`tcp_send_head`): its start and length.
+    pub fn send_head(&self) -> Option<(u64, u64)> {
+        (self.sent < self.skbs.len()).then(|| (self.start_of(self.sent), self.len_of(self.sent)))
+    }
+
+    /// `tcp_grow_skb`: moves up to `bytes` from the next skb into the send
+    /// head, freeing the next skb if that empties it. `skb_shift` moves paged
+    /// data only, so a next skb with a linear part stays as it is.
+    pub fn grow_send_head(&mut self, bytes: u64) {
+        let (i, j) = (self.sent, self.sent + 1);
+        if j >= self.skbs.len() || self.skbs[j].linear > 0 {
+            return;
+        }
+        let moved = bytes.min(self.len_of(j));
+        self.skbs[i].end += moved;
+        self.skbs[i].truesize += moved;
+        self.skbs[j].truesize -= moved;
+        if self.skbs[j].end == self.skbs[i].end {
+            // tcp_eat_one_skb: the emptied skb and its head are freed.
+            let eaten = self.skbs.remove(j).expect("the next skb");
+            self.wmem_queued -= eaten.truesize;
+        }
+    }
+
+    /// `tcp_write_xmit` hands the send head to the wire as one TSO packet of
+    /// at most `limit` bytes: `tso_fragment` first cuts off the rest as a
+    /// new unsent skb with a head of its own. Returns where the packet ends.
+    pub fn transmit_send_head(&mut self, limit: u64) -> u64 {
+        let i = self.sent;
+        let (start, len) = self.send_head().expect("unsent data");
+        if len > limit {
+            let cut = start + limit;
+            let skb = &mut self.skbs[i];
+            // tcp_fragment's nsize: linear bytes past the cut move along.
+            let moved_linear = skb.linear.saturating_sub(limit);
+            let paged = len - limit - moved_linear;
+            skb.linear -= moved_linear;
+            skb.truesize -= paged;
+            let rest = Skb {
+                end: skb.end,
+                truesize: self.head.split() + paged,
+                linear: moved_linear,
+                linear_room: 0,
+            };
+            skb.end = cut;
+            self.wmem_queued += rest.truesize - paged;
+            self.skbs.insert(i + 1, rest);
+        }
+        self.sent += 1;
+        self.skbs[i].end
+    }
+
+    /// The peer acknowledged everything before `snd_una`: fully acknowledged
+    /// skbs are freed (`tcp_clean_rtx_queue` → `tcp_wmem_free_skb`), a partly
+    /// acknowledged one loses its paged bytes (`tcp_trim_head`). Returns
+    /// whether an skb was freed (`SOCK_QUEUE_SHRUNK`).
+    pub fn ack(&mut self, snd_una: u64) -> bool {
+        let mut freed = false;
+        while let Some(skb) = self.skbs.front().copied() {
+            if skb.end > snd_una || self.sent == 0 {
+                break;
+            }
+            self.skbs.pop_front();
+            self.sent -= 1;
+            self.wmem_queued -= skb.truesize;
+            self.start = skb.end;
+            freed = true;
+        }
+        if snd_una > self.start && self.sent > 0 {
+            let trimmed = snd_una - self.start;
+            let skb = self.skbs.front_mut().expect("a partly acknowledged skb");
+            let linear = trimmed.min(skb.linear);
+            skb.linear -= linear;
+            skb.truesize -= trimmed - linear;
+            self.wmem_queued -= trimmed - linear;
+            self.start = snd_una;
+        }
+        freed
+    }
+}
+
+#[cfg(test)]
+mod tests;
