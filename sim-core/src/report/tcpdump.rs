@@ -144,6 +144,11 @@ fn socket_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
             "{t:.6} {} enters fast recovery, first lost seq {seq}",
             side.name()
         ),
+        TraceEvent::LossProbe { side, seq } => writeln!(
+            out,
+            "{t:.6} {} tail-loss probe, seq {seq}",
+            side.name()
+        ),
         TraceEvent::Aborted { side, retries } => writeln!(
             out,
             "{t:.6} {} gives up after {retries} unanswered retransmissions or probes",

@@ -1,7 +1,9 @@
 //! One TCP endpoint, modelled on Linux: the socket state machine and the
 //! pieces it is built from.
 
+pub mod ack_flags;
 pub mod ack_policy;
+pub mod frto;
 pub mod idle_restart;
 pub mod info;
 pub mod metrics;
@@ -16,6 +18,7 @@ pub mod rtt;
 pub mod scoreboard;
 pub mod send_buffer;
 pub mod send_order;
+pub mod tlp;
 mod socket;
 
 pub use socket::{Hold, Socket};

@@ -52,10 +52,12 @@ macro_rules! recv_nothing {
 
 mod data_and_acks;
 mod delayed_ack;
+mod frto;
 mod handshake;
 mod nagle_cork;
 mod rto;
 mod sack_recovery;
+mod tail_loss_probe;
 mod timers;
 mod zero_window;
 
