@@ -18,7 +18,7 @@ pub mod rtt;
 pub mod scoreboard;
 pub mod send_buffer;
 pub mod send_order;
-pub mod tlp;
 mod socket;
+pub mod tlp;
 
 pub use socket::{Hold, Socket};

@@ -56,7 +56,11 @@ fn jiffies(n: u64) -> SimDuration {
 /// `srtt` is the smoothed RTT, `packets_out` the segments outstanding: with
 /// only one, the peer may be holding its ACK back for the delayed-ACK timer,
 /// so the probe waits for that too.
-pub fn probe_timeout(variant: Tlp, srtt: Option<SimDuration>, packets_out: u32) -> Option<SimDuration> {
+pub fn probe_timeout(
+    variant: Tlp,
+    srtt: Option<SimDuration>,
+    packets_out: u32,
+) -> Option<SimDuration> {
     let one_out = packets_out == 1;
     // `srtt_us >> 2`: twice the smoothed RTT in µs.
     let two_srtt_us = srtt.map(|s| 2 * s.0 / 1_000);
@@ -277,7 +281,9 @@ impl TailLossProbe {
                 // FLAG_DSACK_TLP (6.x): a D-SACK of at most one segment
                 // ending at the probe's sequence; before, any D-SACK.
                 let dsack_ends_it = match self.variant {
-                    Tlp::TwoMs => f.dsack.is_some_and(|(s, e)| e == high && e - s <= mss as u64),
+                    Tlp::TwoMs => f
+                        .dsack
+                        .is_some_and(|(s, e)| e == high && e - s <= mss as u64),
                     _ => f.dsack.is_some(),
                 };
                 if f.ack < high {
@@ -334,8 +340,14 @@ mod tests {
             probe_timeout(Tlp::TwoJiffies, Some(SimDuration(10_300_000)), 2),
             Some(ms(23))
         );
-        assert_eq!(probe_timeout(Tlp::TwoJiffies, Some(ms(20)), 10), Some(ms(42)));
-        assert_eq!(probe_timeout(Tlp::TwoJiffies, Some(ms(20)), 1), Some(ms(240)));
+        assert_eq!(
+            probe_timeout(Tlp::TwoJiffies, Some(ms(20)), 10),
+            Some(ms(42))
+        );
+        assert_eq!(
+            probe_timeout(Tlp::TwoJiffies, Some(ms(20)), 1),
+            Some(ms(240))
+        );
     }
 
     #[test]
@@ -360,7 +372,10 @@ mod tests {
     #[test]
     fn the_probe_is_new_data_when_it_may_go_else_the_last_segment() {
         let t = TailLossProbe::new(Tlp::TwoMs);
-        assert_eq!(t.on_timeout(choice(true, true)), OnTimeout::Send(Probe::NewData));
+        assert_eq!(
+            t.on_timeout(choice(true, true)),
+            OnTimeout::Send(Probe::NewData)
+        );
         let last = Probe::Retransmit {
             seq: 14_481,
             end: 15_929,
@@ -379,13 +394,22 @@ mod tests {
         t.on_probe_sent(Probe::NewData, 100);
         assert!(!t.in_episode(), "new data opened no episode before 5.8");
         t.on_probe_sent(Probe::Retransmit { seq: 1, end: 100 }, 100);
-        assert_eq!(t.on_timeout(choice(true, true)), OnTimeout::Send(Probe::NewData));
+        assert_eq!(
+            t.on_timeout(choice(true, true)),
+            OnTimeout::Send(Probe::NewData)
+        );
         assert_eq!(t.on_timeout(choice(false, false)), OnTimeout::RearmFromHead);
     }
 
     fn episode(variant: Tlp) -> TailLossProbe {
         let mut t = TailLossProbe::new(variant);
-        t.on_probe_sent(Probe::Retransmit { seq: 8689, end: 10_137 }, 10_137);
+        t.on_probe_sent(
+            Probe::Retransmit {
+                seq: 8689,
+                end: 10_137,
+            },
+            10_137,
+        );
         t
     }
 

@@ -377,7 +377,10 @@ mod tests {
                 bytes: 100_000,
                 started: SimTime(3),
             },
-            TraceEvent::LossProbe { side: s, seq: 14_481 },
+            TraceEvent::LossProbe {
+                side: s,
+                seq: 14_481,
+            },
         ]
     }
 

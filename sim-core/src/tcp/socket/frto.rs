@@ -74,9 +74,8 @@ impl Socket {
     pub(super) fn tcp_frto_ack(&mut self, now: SimTime, f: &AckFlags, trace: &mut Trace) {
         // `tcp_cwnd_down` counts ACKs with progress, a D-SACK, or (without
         // SACK) duplicates.
-        self.frto.progress = f.forward_progress()
-            || f.dsack.is_some()
-            || (!self.sack_ok && !f.not_dup);
+        self.frto.progress =
+            f.forward_progress() || f.dsack.is_some() || (!self.sack_ok && !f.not_dup);
         if self.cb.ca_state != CaState::Loss || !self.frto.active() {
             return;
         }

@@ -255,7 +255,11 @@ impl Socket {
     ) -> (Cleaned, Option<SimDuration>, AckFlags) {
         // What F-RTO measures "sent before the timeout" against, while it judges one.
         let orig_mark = self.frto_mark();
-        let blocks = if self.sack_ok { seg.sack.as_slice() } else { &[] };
+        let blocks = if self.sack_ok {
+            seg.sack.as_slice()
+        } else {
+            &[]
+        };
         // A D-SACK block reports a duplicate and tags nothing (`tcp_check_dsack`).
         let dsack = dsack_block(blocks, seg.ack);
         let sacked_before = self.board.sacked_out();

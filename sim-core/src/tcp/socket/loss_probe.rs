@@ -60,7 +60,11 @@ impl Socket {
                 return false;
             }
             let at = now + pto;
-            if at > rto_at && rto_at > now { rto_at } else { at }
+            if at > rto_at && rto_at > now {
+                rto_at
+            } else {
+                at
+            }
         } else {
             // Never later than the RTO. (Linux rounds this cap up to a tick
             // too; the model's RTO is not in ticks, so neither is the cap.)
@@ -117,11 +121,21 @@ impl Socket {
         if self.state != State::Established || self.board.is_empty() {
             return;
         }
+        if self.cb.ca_state != CaState::Open {
+            // Recovery began from the reorder timer, which in Linux holds the
+            // probe's slot: no probe was pending there, only the RTO.
+            self.tcp_rearm_rto_from_head(now);
+            return;
+        }
         let wnd_end = self.snd_una + self.snd_wnd;
+        let unsent = self.snd_nxt < self.write_end;
+        let fits_window = self.tcp_snd_wnd_test();
         let choice = ProbeChoice {
-            unsent: self.snd_nxt < self.write_end,
-            fits_window: self.tcp_snd_wnd_test(),
-            paced: self.snd_nxt < self.write_end && self.tcp_pacing_check(now),
+            unsent,
+            fits_window,
+            // `tcp_write_xmit` checks pacing (and arms its timer) only for
+            // a segment it would send.
+            paced: unsent && fits_window && self.tcp_pacing_check(now),
             last: self
                 .board
                 .back()
@@ -214,7 +228,12 @@ impl Socket {
     /// `tcp_ack` after loss detection. 6.x re-arm the timer here unless RACK
     /// armed its reorder timer on this ACK, which takes Linux's one slot; a
     /// pending probe then gives way to the RTO.
-    pub(super) fn tlp_after_loss_detection(&mut self, now: SimTime, una_advanced: bool, reorder_armed: bool) {
+    pub(super) fn tlp_after_loss_detection(
+        &mut self,
+        now: SimTime,
+        una_advanced: bool,
+        reorder_armed: bool,
+    ) {
         let variant = self.tlp.variant();
         if !matches!(variant, Tlp::TwoJiffies | Tlp::TwoMs) {
             return;

@@ -40,6 +40,20 @@ fn first_ack_after_the_timeout(cfg: &HostConfig, written: u64) -> Tcp {
     tcp
 }
 
+/// The new segments went; at 235 ms the peer SACKs the first of them, but
+/// segment 1 is still missing: it was lost after all.
+fn sack_of_the_new_data(tcp: &mut Tcp) {
+    tcp.drain();
+    tcp.at_ms(235);
+    send!(
+        tcp,
+        Segment {
+            sack: SackBlocks::new(&[(seq(10), seq(11))]),
+            ..ack(seq(1))
+        }
+    );
+}
+
 #[test]
 fn after_the_first_ack_f_rto_sends_new_data_instead_of_the_next_retransmissions() {
     // RFC 5682 step 2b (tcp_process_loss): snd_una advanced, not everything
@@ -88,15 +102,7 @@ fn a_sack_of_the_new_data_shows_the_loss_was_real() {
     // Step 3a: new data went (snd_nxt > high_seq) and the next ACK SACKs it
     // without covering segment 1: F-RTO ends and the lost segments go.
     let mut tcp = first_ack_after_the_timeout(&with_frto(Frto::Rfc5682), 20);
-    tcp.drain();
-    tcp.at_ms(235);
-    send!(
-        tcp,
-        Segment {
-            sack: SackBlocks::new(&[(seq(10), seq(11))]),
-            ..ack(seq(1))
-        }
-    );
+    sack_of_the_new_data(&mut tcp);
     assert_eq!(tcp.sock.ca_state(), CaState::Loss);
     assert_eq!(tcp.sock.ssthresh(), 5);
     recv_retransmit!(tcp, full_segment(1));
@@ -146,15 +152,7 @@ fn rfc4138_a_sack_of_the_new_data_means_go_back_n_with_three_segments() {
     // tcp_enter_frto_loss(sk, 3, flag): everything not SACKed is lost, the
     // new segments too, and cwnd = in flight (0) + 3.
     let mut tcp = first_ack_after_the_timeout(&with_frto(Frto::Rfc4138), 20);
-    tcp.drain();
-    tcp.at_ms(235);
-    send!(
-        tcp,
-        Segment {
-            sack: SackBlocks::new(&[(seq(10), seq(11))]),
-            ..ack(seq(1))
-        }
-    );
+    sack_of_the_new_data(&mut tcp);
     assert_eq!(tcp.sock.ca_state(), CaState::Loss);
     assert_eq!(tcp.sock.cwnd(), 3);
     recv_retransmit!(tcp, full_segment(1), full_segment(2), full_segment(3));

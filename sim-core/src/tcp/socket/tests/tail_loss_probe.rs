@@ -18,7 +18,7 @@
 
 use super::*;
 use crate::cc::CaState;
-use crate::config::Tlp;
+use crate::config::{Kernel, Tlp};
 
 /// The test host with the tail-loss probe of `variant`.
 fn with_tlp(variant: Tlp) -> HostConfig {
@@ -89,6 +89,22 @@ fn a_lost_tail_is_probed_at_two_srtt_plus_two_ms_not_left_to_the_rto() {
 }
 
 #[test]
+fn each_kernel_probes_the_tail_as_its_era_did() {
+    // The eras' `tlp` switches: none on 2.6.32 (the RTO, 210 ms); 3.10's
+    // max(2·srtt, 10 ms) = 20 ms; 2·srtt + 2 ms on 4.18, 5.5 and today.
+    for (kernel, wait) in [
+        (Kernel::V2_6_32, 210),
+        (Kernel::V3_10, 20),
+        (Kernel::V4_18, 22),
+        (Kernel::V5_5, 22),
+        (Kernel::Today, 22),
+    ] {
+        let tcp = tail_lost(&with_tlp(kernel.behaviour().tlp), 8);
+        assert_eq!(tcp.next_timeout(), Some(ms(wait)), "{kernel}");
+    }
+}
+
+#[test]
 fn without_tlp_the_same_tail_waits_for_the_rto() {
     let mut tcp = tail_lost(&with_tlp(Tlp::Off), 8);
     assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(210)));
@@ -111,7 +127,10 @@ fn with_one_segment_out_the_probe_never_fires_later_than_the_rto_would() {
     recv_retransmit!(tcp, full_segment(9));
     assert_eq!(probes(&tcp), [seq(9)]);
     assert!(!timed_out(&tcp));
-    assert_eq!((tcp.sock.ca_state(), tcp.sock.cwnd()), (CaState::Open, cwnd));
+    assert_eq!(
+        (tcp.sock.ca_state(), tcp.sock.cwnd()),
+        (CaState::Open, cwnd)
+    );
 }
 
 /// Established with srtt 58.75 ms and RTO 463.75 ms: the handshake's 10 ms
@@ -127,17 +146,28 @@ fn high_variance(cfg: &HostConfig) -> Tcp {
     tcp
 }
 
+/// The probe timeout once one segment is out, and once two are, after
+/// [`high_variance`].
+fn ptos_with_one_and_two_out(variant: Tlp) -> [SimDuration; 2] {
+    let mut tcp = high_variance(&with_tlp(variant));
+    let mut ptos = [SimDuration::ZERO; 2];
+    for (n, pto) in (1..).zip(ptos.iter_mut()) {
+        tcp.write(MSS as u64);
+        recv!(tcp, full_segment(n));
+        *pto = tcp.next_timeout().expect("the probe timer runs");
+    }
+    ptos
+}
+
+fn ms(n: u64) -> SimDuration {
+    SimDuration::from_millis(n)
+}
+
 #[test]
 fn with_one_segment_out_the_pto_adds_tcp_rto_min_for_a_delayed_ack() {
     // 2·58.75 ms + 200 ms = 317.5 ms, rounded up to the tick: 318 ms, before
     // the RTO (463.75 ms). With two out, + 2 ms: 119.5 → 120 ms.
-    let mut tcp = high_variance(&with_tlp(Tlp::TwoMs));
-    tcp.write(MSS as u64);
-    recv!(tcp, full_segment(1));
-    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(318)));
-    tcp.write(MSS as u64);
-    recv!(tcp, full_segment(2));
-    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(120)));
+    assert_eq!(ptos_with_one_and_two_out(Tlp::TwoMs), [ms(318), ms(120)]);
 }
 
 #[test]
@@ -145,26 +175,17 @@ fn the_4_18_probe_waits_two_jiffies_beyond_two_srtt() {
     // bb4d991a28cc (4.14 to 6.5): usecs_to_jiffies(2·srtt) + TCP_TIMEOUT_MIN
     // (2 jiffies): 118 + 2 = 120 ticks, 2 ms at HZ 1000 (the 6.6 change to
     // 2 ms in µs only differs at other HZ); one out, + TCP_RTO_MIN: 318.
-    let mut tcp = high_variance(&with_tlp(Tlp::TwoJiffies));
-    tcp.write(MSS as u64);
-    recv!(tcp, full_segment(1));
-    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(318)));
-    tcp.write(MSS as u64);
-    recv!(tcp, full_segment(2));
-    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(120)));
+    assert_eq!(
+        ptos_with_one_and_two_out(Tlp::TwoJiffies),
+        [ms(318), ms(120)]
+    );
 }
 
 #[test]
 fn the_3_10_probe_waits_two_srtt_or_one_and_a_half_plus_the_delayed_ack_maximum() {
     // 6ba8a3b19e76: rtt = 59 ticks; one out: max(118, 59 + 29 + 200) = 288;
     // two out: max(118, 10) = 118.
-    let mut tcp = high_variance(&with_tlp(Tlp::V3_10));
-    tcp.write(MSS as u64);
-    recv!(tcp, full_segment(1));
-    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(288)));
-    tcp.write(MSS as u64);
-    recv!(tcp, full_segment(2));
-    assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(118)));
+    assert_eq!(ptos_with_one_and_two_out(Tlp::V3_10), [ms(288), ms(118)]);
 }
 
 #[test]

@@ -53,9 +53,15 @@ fn the_loss_probe_and_the_rto_share_one_slot() {
     let mut t = TimerTable::default();
     t.set(Timer::Rto, at(210));
     t.set(Timer::LossProbe, at(42));
-    assert_eq!((t.get(Timer::LossProbe), t.get(Timer::Rto)), (Some(at(42)), None));
+    assert_eq!(
+        (t.get(Timer::LossProbe), t.get(Timer::Rto)),
+        (Some(at(42)), None)
+    );
     t.set(Timer::Rto, at(252));
-    assert_eq!((t.get(Timer::LossProbe), t.get(Timer::Rto)), (None, Some(at(252))));
+    assert_eq!(
+        (t.get(Timer::LossProbe), t.get(Timer::Rto)),
+        (None, Some(at(252)))
+    );
     t.set(Timer::LossProbe, at(60));
     t.stop(Timer::Rto);
     assert_eq!(t.next_timeout(None), None);
