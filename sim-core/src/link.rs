@@ -1,8 +1,10 @@
 //! A bottleneck link: a drop-tail FIFO queue in front of a serialiser of fixed
-//! rate, followed by a fixed propagation delay.
+//! rate, followed by a fixed propagation delay, with a lossy element either
+//! in front of the queue or behind the serialiser.
 //!
 //! ```text
-//!   offer ──► [ queue (bytes, drop-tail) ] ──► serialiser (rate) ──► delay ──► arrive
+//!             Before                                         After
+//!   offer ──► [loss] ──► [ queue (bytes, drop-tail) ] ──► serialiser (rate) ──► [loss] ──► delay ──► arrive
 //! ```
 //!
 //! Because the link is FIFO and its rate is constant, a packet's departure and
@@ -10,6 +12,7 @@
 //! of its own: it keeps the time its serialiser frees up and the packets still
 //! waiting, to know how full the queue is.
 
+use crate::config::LossPosition;
 use crate::rng::Rng;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -26,6 +29,8 @@ pub struct LinkConfig {
     pub loss: f64,
     /// Random loss stops at this time.
     pub loss_until: Option<SimTime>,
+    /// Where lost packets (random or listed) disappear.
+    pub position: LossPosition,
     pub seed: u64,
 }
 
@@ -37,13 +42,21 @@ pub enum Admission {
     Accepted { departs: SimTime, arrives: SimTime },
     /// The queue was full: dropped at the tail.
     Dropped,
+    /// Lost by the lossy element (random loss or a drop list): before the
+    /// queue (`departs` is `None`), or after being serialised from `departs`.
+    Lost { departs: Option<SimTime> },
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinkStats {
+    /// Packets and bytes the serialiser carried (with loss after the
+    /// bottleneck, also the ones lost behind it).
     pub packets: u64,
     pub bytes: u64,
+    /// Packets that never arrived: tail drops and losses.
     pub dropped: u64,
+    /// Of those, the ones the lossy element took (random or listed).
+    pub lost: u64,
     pub max_queue_bytes: u64,
 }
 
@@ -101,9 +114,27 @@ impl Link {
         }
     }
 
-    /// Offers a packet of `bytes` at `now`.
-    pub fn offer(&mut self, now: SimTime, bytes: u32) -> Admission {
+    /// Whether the lossy element takes a packet at `now`: `listed` (a drop
+    /// list names it) or by chance. The chance is drawn whether or not the
+    /// packet is listed, so a drop list leaves the random pattern as it was.
+    fn lose(&mut self, now: SimTime, listed: bool) -> bool {
+        let lossy = self.cfg.loss_until.is_none_or(|t| now < t);
+        let random = lossy && self.rng.chance(self.cfg.loss);
+        if random || listed {
+            self.stats.dropped += 1;
+            self.stats.lost += 1;
+        }
+        random || listed
+    }
+
+    /// Offers a packet of `bytes` at `now`; `listed`: a drop list names it.
+    pub fn offer(&mut self, now: SimTime, bytes: u32, listed: bool) -> Admission {
         self.drain_started(now);
+        let before = self.cfg.position == LossPosition::Before;
+        // netem_enqueue decides loss before the packet is queued or rate-limited.
+        if before && self.lose(now, listed) {
+            return Admission::Lost { departs: None };
+        }
         let busy = self.busy_until > now;
         if busy && self.waiting_bytes + bytes as u64 > self.cfg.queue_bytes {
             self.stats.dropped += 1;
@@ -111,12 +142,6 @@ impl Link {
         }
         let departs = self.busy_until.max(now);
         self.busy_until = departs + self.serialisation(bytes);
-        // A random loss still occupies the link; the packet just never arrives.
-        let lossy = self.cfg.loss_until.is_none_or(|t| now < t);
-        if lossy && self.rng.chance(self.cfg.loss) {
-            self.stats.dropped += 1;
-            return Admission::Dropped;
-        }
         if departs > now {
             self.waiting.push_back((departs, bytes));
             self.waiting_bytes += bytes as u64;
@@ -124,6 +149,13 @@ impl Link {
         }
         self.stats.packets += 1;
         self.stats.bytes += bytes as u64;
+        // Behind the bottleneck the packet has taken its place in the queue
+        // and its link time; only then is it lost.
+        if !before && self.lose(now, listed) {
+            return Admission::Lost {
+                departs: Some(departs),
+            };
+        }
         Admission::Accepted {
             departs,
             arrives: self.busy_until + self.cfg.delay,
@@ -136,14 +168,98 @@ mod tests {
     use super::*;
 
     fn link(rate_bps: u64, delay_ms: u64, queue_bytes: u64) -> Link {
+        lossy_link(rate_bps, delay_ms, queue_bytes, LossPosition::Before)
+    }
+
+    fn lossy_link(rate_bps: u64, delay_ms: u64, queue_bytes: u64, position: LossPosition) -> Link {
         Link::new(LinkConfig {
             rate_bps,
             delay: SimDuration::from_millis(delay_ms),
             queue_bytes,
             loss: 0.0,
             loss_until: None,
+            position,
             seed: 1,
         })
+    }
+
+    /// Three 1500-byte packets offered together at 1 Gbit/s (12 µs each), the
+    /// second one listed: what the link answers, and the queue just after.
+    fn three_with_the_second_lost(position: LossPosition) -> (Vec<Admission>, u64) {
+        let mut l = lossy_link(1_000_000_000, 0, 10_000, position);
+        let answers = [false, true, false]
+            .into_iter()
+            .map(|listed| l.offer(SimTime::ZERO, 1500, listed))
+            .collect();
+        (answers, l.queue_bytes(SimTime::ZERO))
+    }
+
+    #[test]
+    fn a_packet_lost_before_the_bottleneck_takes_no_queue_space_or_link_time() {
+        let (answers, queued) = three_with_the_second_lost(LossPosition::Before);
+        assert_eq!(answers[1], Admission::Lost { departs: None });
+        assert_eq!(
+            answers[2],
+            Admission::Accepted {
+                departs: SimTime(12_000),
+                arrives: SimTime(24_000)
+            },
+            "the third goes straight after the first"
+        );
+        assert_eq!(queued, 1500, "only the third waits");
+    }
+
+    #[test]
+    fn a_packet_lost_after_the_bottleneck_waits_and_is_serialised_first() {
+        let (answers, queued) = three_with_the_second_lost(LossPosition::After);
+        assert_eq!(
+            answers[1],
+            Admission::Lost {
+                departs: Some(SimTime(12_000))
+            }
+        );
+        assert_eq!(
+            answers[2],
+            Admission::Accepted {
+                departs: SimTime(24_000),
+                arrives: SimTime(36_000)
+            },
+            "the third waits for the lost one's link time"
+        );
+        assert_eq!(queued, 3000, "the lost one waits in the queue too");
+    }
+
+    #[test]
+    fn losses_are_counted_apart_from_tail_drops() {
+        let mut l = lossy_link(1_000_000, 0, 0, LossPosition::Before);
+        l.offer(SimTime::ZERO, 1500, false);
+        assert_eq!(l.offer(SimTime::ZERO, 1500, false), Admission::Dropped);
+        assert_eq!(
+            l.offer(SimTime::ZERO, 1500, true),
+            Admission::Lost { departs: None }
+        );
+        assert_eq!((l.stats().dropped, l.stats().lost), (2, 1));
+    }
+
+    #[test]
+    fn random_loss_stops_at_loss_until() {
+        let mut l = Link::new(LinkConfig {
+            loss: 0.5,
+            loss_until: Some(SimTime(1_000_000)),
+            ..lossy_link(1_000_000_000, 0, 1 << 30, LossPosition::Before).cfg
+        });
+        let lost = |l: &mut Link, from: u64| {
+            (from..from + 1000)
+                .filter(|i| {
+                    !matches!(
+                        l.offer(SimTime(i * 100), 100, false),
+                        Admission::Accepted { .. }
+                    )
+                })
+                .count()
+        };
+        assert!(lost(&mut l, 0) > 300, "half are lost during the episode");
+        assert_eq!(lost(&mut l, 10_000), 0, "none after it");
     }
 
     #[test]
@@ -157,7 +273,7 @@ mod tests {
         let mut l = link(1_000_000_000, 3, 10_000);
         let t0 = SimTime(1_000);
         assert_eq!(
-            l.offer(t0, 1500),
+            l.offer(t0, 1500, false),
             Admission::Accepted {
                 departs: t0,
                 arrives: t0 + SimDuration::from_micros(12) + SimDuration::from_millis(3)
@@ -168,13 +284,13 @@ mod tests {
     #[test]
     fn back_to_back_packets_queue_behind_each_other() {
         let mut l = link(1_000_000_000, 0, 10_000);
-        l.offer(SimTime::ZERO, 1500);
-        match l.offer(SimTime::ZERO, 1500) {
+        l.offer(SimTime::ZERO, 1500, false);
+        match l.offer(SimTime::ZERO, 1500, false) {
             Admission::Accepted { departs, arrives } => {
                 assert_eq!(departs, SimTime(12_000));
                 assert_eq!(arrives, SimTime(24_000));
             }
-            Admission::Dropped => panic!("second packet should queue"),
+            other => panic!("second packet should queue, not {other:?}"),
         }
         assert_eq!(l.queue_bytes(SimTime::ZERO), 1500);
         assert_eq!(l.queue_bytes(SimTime(12_000)), 0);
@@ -189,10 +305,13 @@ mod tests {
                 queue_bytes: 1 << 30,
                 loss: 0.01,
                 loss_until: None,
+                position: LossPosition::Before,
                 seed,
             });
             (0..100_000)
-                .map(|i| l.offer(SimTime(i * 20_000), 1500) == Admission::Dropped)
+                .map(|i| {
+                    l.offer(SimTime(i * 20_000), 1500, false) == Admission::Lost { departs: None }
+                })
                 .collect::<Vec<_>>()
         };
         let a = run(7);
@@ -207,18 +326,18 @@ mod tests {
         // Queue holds two 1500-byte packets; the first goes straight to the serialiser.
         let mut l = link(1_000_000, 0, 3000);
         assert!(matches!(
-            l.offer(SimTime::ZERO, 1500),
+            l.offer(SimTime::ZERO, 1500, false),
             Admission::Accepted { .. }
         ));
         assert!(matches!(
-            l.offer(SimTime::ZERO, 1500),
+            l.offer(SimTime::ZERO, 1500, false),
             Admission::Accepted { .. }
         ));
         assert!(matches!(
-            l.offer(SimTime::ZERO, 1500),
+            l.offer(SimTime::ZERO, 1500, false),
             Admission::Accepted { .. }
         ));
-        assert_eq!(l.offer(SimTime::ZERO, 1500), Admission::Dropped);
+        assert_eq!(l.offer(SimTime::ZERO, 1500, false), Admission::Dropped);
         assert_eq!(l.stats().dropped, 1);
         assert_eq!(l.stats().max_queue_bytes, 3000);
     }

@@ -13,21 +13,11 @@
 
 mod common;
 use common::*;
-use sim_core::config::Scenario;
+use sim_core::config::{DropRule, Scenario};
 use sim_core::segment::{Segment, Side};
 use sim_core::sim::RunResult;
 use sim_core::time::{SimDuration, SimTime};
 use sim_core::trace::TraceEvent;
-
-fn drops(r: &RunResult) -> Vec<Segment> {
-    r.trace
-        .records()
-        .filter_map(|x| match x.event {
-            TraceEvent::SegmentDropped { seg } => Some(seg),
-            _ => None,
-        })
-        .collect()
-}
 
 fn rto_fired(r: &RunResult) -> bool {
     r.trace.records().any(|x| {
@@ -41,48 +31,27 @@ fn rto_fired(r: &RunResult) -> bool {
     })
 }
 
-fn recovery_starts(r: &RunResult) -> Vec<(SimTime, u64)> {
-    r.trace
-        .records()
-        .filter_map(|x| match x.event {
-            TraceEvent::FastRetransmit {
-                side: Side::Server,
-                seq,
-            } => Some((x.time, seq)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Searches seeds for a run of `base` with random loss whose drops satisfy `want`.
-fn find(
-    base: &Scenario,
-    loss: f64,
-    want: impl Fn(&RunResult, &[Segment]) -> bool,
-) -> (Scenario, RunResult) {
-    for seed in 1..2000 {
-        let mut s = base.clone();
-        s.path.loss = loss;
-        s.seed = seed;
-        let r = run(&s);
-        let d = drops(&r);
-        if want(&r, &d) {
-            return (s, r);
-        }
-    }
-    panic!("no seed gives the wanted losses");
-}
-
-fn only_data_from_server(d: &[Segment]) -> bool {
-    d.iter().all(|s| s.from == Side::Server && s.len > 0)
+/// `base` with the first transmission of each of its server's data
+/// `segments` (counted from 1) dropped.
+fn lose(base: &Scenario, segments: &[u32]) -> (Scenario, RunResult) {
+    let mut s = base.clone();
+    s.path.drops = segments
+        .iter()
+        .map(|&n| DropRule::data_segment(n))
+        .collect();
+    let r = run(&s);
+    assert_eq!(
+        dropped(&r).len(),
+        segments.len(),
+        "only the listed segments are lost"
+    );
+    (s, r)
 }
 
 #[test]
 fn duplicate_acks_carry_sack_blocks_for_what_arrived_past_the_hole() {
-    let (_, r) = find(&large_window(seed_004()), 0.001, |_, d| {
-        d.len() == 1 && only_data_from_server(d) && d[0].seq > 40 * 1448
-    });
-    let lost = drops(&r)[0];
+    let (_, r) = lose(&large_window(seed_004()), &[50]);
+    let lost = dropped(&r)[0];
     let dups: Vec<Segment> = sent_by(&r, Side::Client)
         .into_iter()
         .map(|(_, s, _)| s)
@@ -100,10 +69,8 @@ fn duplicate_acks_carry_sack_blocks_for_what_arrived_past_the_hole() {
 
 #[test]
 fn recovery_starts_when_the_third_segment_past_the_hole_is_sacked() {
-    let (_, r) = find(&large_window(seed_004()), 0.001, |_, d| {
-        d.len() == 1 && only_data_from_server(d) && d[0].seq > 40 * 1448
-    });
-    let lost = drops(&r)[0];
+    let (_, r) = lose(&large_window(seed_004()), &[50]);
+    let lost = dropped(&r)[0];
     let third_sack_arrives = received_by(&r, Side::Server)
         .into_iter()
         .filter(|(_, s)| s.ack == lost.seq && !s.sack.is_empty())
@@ -120,13 +87,6 @@ fn recovery_starts_when_the_third_segment_past_the_hole_is_sacked() {
 #[test]
 fn several_holes_are_repaired_in_one_round_trip_with_sack_and_one_per_round_trip_without() {
     let rtt = SimDuration::from_millis(7);
-    let three_in_one_window = |r: &RunResult, d: &[Segment]| {
-        d.len() == 3
-            && only_data_from_server(d)
-            && d[0].seq > 40 * 1448
-            && d[2].seq - d[0].seq < 30 * 1448
-            && !rto_fired(r)
-    };
     let retransmit_span = |r: &RunResult| {
         let t: Vec<SimTime> = r
             .trace
@@ -143,7 +103,9 @@ fn several_holes_are_repaired_in_one_round_trip_with_sack_and_one_per_round_trip
         assert_eq!(t.len(), 3, "each hole resent once");
         t[2].since(t[0])
     };
-    let (sacked, r) = find(&large_window(seed_004()), 0.002, three_in_one_window);
+    // Three holes in one window of about 60 segments.
+    let (sacked, r) = lose(&large_window(seed_004()), &[50, 55, 60]);
+    assert!(!rto_fired(&r));
     assert!(retransmit_span(&r) < rtt, "{:?}", retransmit_span(&r));
     assert_eq!(recovery_starts(&r).len(), 1);
 
@@ -151,7 +113,7 @@ fn several_holes_are_repaired_in_one_round_trip_with_sack_and_one_per_round_trip
     let mut reno = sacked.clone();
     reno.client.sender.sack = false;
     let r = run(&reno);
-    assert_eq!(drops(&r).len(), 3);
+    assert_eq!(dropped(&r).len(), 3);
     assert!(
         retransmit_span(&r) >= rtt + rtt,
         "{:?}",
@@ -166,19 +128,9 @@ fn several_holes_are_repaired_in_one_round_trip_with_sack_and_one_per_round_trip
 fn a_loss_near_the_tail_is_found_by_the_reorder_timer_not_the_rto() {
     let mut base = large_window(seed_004());
     base.app.response = vec![30 * 1448];
-    let (_, r) = find(&base, 0.03, |r, d| {
-        d.len() == 1 && only_data_from_server(d) && {
-            let last = sent_by(r, Side::Server)
-                .iter()
-                .filter(|(_, s, _)| s.len > 0)
-                .map(|(_, s, _)| s.seq)
-                .max()
-                .unwrap();
-            // One or two segments follow the lost one.
-            d[0].seq + 1448 <= last && last <= d[0].seq + 2 * 1448
-        }
-    });
-    let lost = drops(&r)[0];
+    // Only the 30th follows the lost one.
+    let (_, r) = lose(&base, &[29]);
+    let lost = dropped(&r)[0];
     assert!(!rto_fired(&r));
     let last_sack = received_by(&r, Side::Server)
         .into_iter()
@@ -198,9 +150,7 @@ fn a_loss_near_the_tail_is_found_by_the_reorder_timer_not_the_rto() {
 
 #[test]
 fn sack_is_used_only_when_both_ends_offer_it() {
-    let (s, r) = find(&large_window(seed_004()), 0.001, |_, d| {
-        d.len() == 1 && only_data_from_server(d)
-    });
+    let (s, r) = lose(&large_window(seed_004()), &[50]);
     assert!(
         sent_by(&r, Side::Client)
             .iter()

@@ -33,7 +33,10 @@ pub use host_settings::{
     HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
 };
 pub use kernel::{Behaviour, Frto, InitialRwnd, Kernel, SendSkbs, Tlp};
-pub use path::PathConfig;
+pub use path::{
+    Direction, DropRule, DropTarget, LossDirection, LossPosition, MAX_DROP_RULES, PathConfig,
+    Transmission,
+};
 pub use sysctl::{Qdisc, Sysctls};
 
 use crate::time::SimDuration;
@@ -221,6 +224,12 @@ impl Scenario {
         }
         check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
         check("flows", self.flows, 1, 64, "")?;
+        let connections = if self.app.new_connection {
+            self.app.repeat
+        } else {
+            1
+        };
+        self.path.validate_drops(self.flows, connections)?;
         check(
             "sample_interval",
             self.sample_interval.0,

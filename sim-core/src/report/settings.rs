@@ -82,5 +82,29 @@ pub fn settings(sc: &crate::config::Scenario) -> Vec<(String, String)> {
         };
         out.push((format!("{who} delayed ACK"), ack));
     }
+    if p.loss > 0.0 || !p.drops.is_empty() {
+        // Where the path loses packets, placed after "random loss".
+        let at = out
+            .iter()
+            .position(|(k, _)| k == "random loss")
+            .map_or(0, |i| i + 1);
+        let mut lines = vec![
+            (
+                "loss direction".to_string(),
+                p.loss_direction.name().to_string(),
+            ),
+            (
+                "loss position".to_string(),
+                format!("{} the bottleneck", p.loss_position.name()),
+            ),
+        ];
+        if !p.drops.is_empty() {
+            lines.push((
+                "drop list".to_string(),
+                format!("{} entries", p.drops.len()),
+            ));
+        }
+        out.splice(at..at, lines);
+    }
     out
 }

@@ -45,7 +45,8 @@ mod values;
 pub use host::{KNOWN_SOCKOPTS, KNOWN_SYSCTLS};
 pub use schema::json_schema;
 pub use sections::{
-    AppSection, HostSection, PathSection, RouteSection, ScenarioFile, StackSection, Value, Writes,
+    AppSection, DropSection, HostSection, PathSection, RouteSection, ScenarioFile, StackSection,
+    Value, Writes,
 };
 
 use crate::config::{ConfigError, Scenario};

@@ -1,7 +1,9 @@
-//! `[path]`: the bottleneck, and the MSS its MTU leaves.
+//! `[path]`: the bottleneck, where it loses packets, and the MSS its MTU leaves.
 
-use super::{FileError, PathSection, err};
-use crate::config::PathConfig;
+use super::{DropSection, FileError, PathSection, err};
+use crate::config::{
+    Direction, DropRule, DropTarget, LossDirection, LossPosition, PathConfig, Transmission,
+};
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;
 use crate::units::{parse_bytes, parse_duration, parse_rate};
@@ -36,6 +38,30 @@ impl PathSection {
         if let Some(t) = &self.loss_until {
             path.loss_until = Some(parse_duration(t).map_err(|e| err("path.loss_until", e.0))?);
         }
+        if let Some(d) = &self.loss_direction {
+            path.loss_direction = choose(
+                "path.loss_direction",
+                d,
+                &[
+                    ("data", LossDirection::Data),
+                    ("acks", LossDirection::Acks),
+                    ("both", LossDirection::Both),
+                ],
+            )?;
+        }
+        if let Some(p) = &self.loss_position {
+            path.loss_position = choose(
+                "path.loss_position",
+                p,
+                &[
+                    ("before", LossPosition::Before),
+                    ("after", LossPosition::After),
+                ],
+            )?;
+        }
+        path.drops = (self.drop.iter().enumerate())
+            .map(|(i, d)| d.to_rule(&format!("path.drop[{i}]")))
+            .collect::<Result<_, _>>()?;
         match (&self.queue, self.queue_bdp) {
             (Some(q), None) => {
                 path.queue_bytes = parse_bytes(q).map_err(|e| err("path.queue", e.0))?
@@ -70,4 +96,82 @@ impl PathSection {
             )),
         }
     }
+}
+
+impl DropSection {
+    /// The rule this entry states; `key` is its place (`path.drop[0]`).
+    fn to_rule(&self, key: &str) -> Result<DropRule, FileError> {
+        let at = |field: &str| format!("{key}.{field}");
+        let target = match (self.segment, &self.seq, self.ack) {
+            (Some(n), None, None) => DropTarget::Segment(n),
+            (None, Some(range), None) => bytes(&at("seq"), range)?,
+            (None, None, Some(n)) => DropTarget::Ack(n),
+            _ => return Err(err(key, "give one of `segment`, `seq` or `ack`")),
+        };
+        let direction = match &self.direction {
+            Some(d) => choose(
+                &at("direction"),
+                d,
+                &[("data", Direction::Data), ("acks", Direction::Acks)],
+            )?,
+            None if self.ack.is_some() => Direction::Acks,
+            None => Direction::Data,
+        };
+        let transmission = match &self.transmission {
+            Some(t) => choose(
+                &at("transmission"),
+                t,
+                &[("first", Transmission::First), ("all", Transmission::All)],
+            )?,
+            None => Transmission::First,
+        };
+        let flow = self.flow.unwrap_or(0);
+        Ok(DropRule {
+            flow: u16::try_from(flow)
+                .map_err(|_| err(at("flow"), format!("{flow} is not a flow number")))?,
+            connection: self.connection.unwrap_or(1),
+            direction,
+            target,
+            transmission,
+        })
+    }
+}
+
+/// A byte range of relative sequence numbers: "first-last" (both included)
+/// or "start:end" (end excluded, as the trace and tcpdump print a segment).
+fn bytes(key: &str, text: &str) -> Result<DropTarget, FileError> {
+    let bad = || {
+        err(
+            key,
+            format!("`{text}` is not a byte range: write \"first-last\" or \"start:end\""),
+        )
+    };
+    let number = |t: &str| t.trim().parse::<u64>().map_err(|_| bad());
+    let (first, last) = if let Some((a, b)) = text.split_once('-') {
+        (number(a)?, number(b)?)
+    } else if let Some((a, b)) = text.split_once(':') {
+        let (start, end) = (number(a)?, number(b)?);
+        if end <= start {
+            return Err(err(
+                key,
+                format!("`{text}`: the end must be above the start"),
+            ));
+        }
+        (start, end - 1)
+    } else {
+        return Err(bad());
+    };
+    Ok(DropTarget::Bytes { first, last })
+}
+
+/// One of a few named values, or an error listing them.
+fn choose<T: Copy>(key: &str, text: &str, options: &[(&str, T)]) -> Result<T, FileError> {
+    options
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            err(key, format!("`{text}` is not one of {}", names.join(", ")))
+        })
 }

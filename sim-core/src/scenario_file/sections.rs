@@ -61,16 +61,67 @@ pub struct PathSection {
     /// Drop-tail queue as a multiple of the bandwidth-delay product.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_bdp: Option<f64>,
-    /// Probability that a packet is lost on the way, each direction, e.g. 0.0001.
+    /// Probability that a packet is lost on the way, e.g. 0.0001, in the
+    /// directions `loss_direction` names (random, seeded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<f64>,
     /// Random loss only before this time, e.g. "2s" (a lossy episode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss_until: Option<String>,
+    /// Which way random loss drops packets: "data" (the default: everything the
+    /// server sends, as `tc netem loss` on its egress), "acks" (everything the
+    /// client sends) or "both" (each way independently).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_direction: Option<String>,
+    /// Where a lost packet (random or listed) disappears: "before" the
+    /// bottleneck (the default: netem on the sender's egress; it never takes
+    /// queue space or link time) or "after" it (a lossy hop behind the queue:
+    /// it is queued and serialised, then lost).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_position: Option<String>,
+    /// Segments to drop whatever the seed: `[[path.drop]]` tables, each naming
+    /// one `segment`, `seq` range or `ack`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drop: Vec<DropSection>,
     /// Path MTU in bytes (route attribute `mtu`); payload per segment is MTU − 52
     /// (IPv4 20, TCP 20, timestamps 12). Default 1500.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mtu: Option<u32>,
+}
+
+/// One `[[path.drop]]` entry: drop exactly this segment (or these bytes, or
+/// this ACK) of one flow, in one direction, whatever the seed. Give one of
+/// `segment`, `seq` or `ack`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropSection {
+    /// Which flow, counting from 0 (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow: Option<u32>,
+    /// Which of the flow's connections, counting from 1 (default 1; with
+    /// `new_connection` each exchange opens one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection: Option<u32>,
+    /// "data" (server → client) or "acks" (client → server). Default "data",
+    /// or "acks" for an `ack` entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<String>,
+    /// The n-th segment of new data sent that way, counting from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segment: Option<u32>,
+    /// Every segment carrying a byte of this range of relative sequence numbers
+    /// (the first data byte is 1): "14481-15928" (first-last), or as the trace
+    /// prints a segment, "14481:15929" (end excluded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<String>,
+    /// The n-th segment without payload, SYN or FIN sent that way, counting
+    /// from 1 (on the client, 1 is the handshake's final ACK).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack: Option<u32>,
+    /// For data: "first" (the default: only the first transmission; the
+    /// retransmission gets through) or "all" (every transmission: a black hole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transmission: Option<String>,
 }
 
 /// One host's settings, by the names Linux gives them.

@@ -142,3 +142,117 @@ fn congestion_control_is_chosen_by_kernel_name() {
         "{e}"
     );
 }
+
+#[test]
+fn random_loss_drops_data_before_the_bottleneck_unless_told_otherwise() {
+    use crate::config::{LossDirection, LossPosition};
+    let (_, s) = parse(&MINIMAL.replace("rtt = \"7ms\"", "rtt = \"7ms\"\nloss = 0.01")).unwrap();
+    assert_eq!(s.path.loss_direction, LossDirection::Data);
+    assert_eq!(s.path.loss_position, LossPosition::Before);
+    let text = MINIMAL.replace(
+        "rtt = \"7ms\"",
+        "rtt = \"7ms\"\nloss = 0.01\nloss_direction = \"both\"\nloss_position = \"after\"",
+    );
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.path.loss_direction, LossDirection::Both);
+    assert_eq!(s.path.loss_position, LossPosition::After);
+}
+
+#[test]
+fn drop_tables_name_segments_byte_ranges_and_acks() {
+    use crate::config::{Direction, DropRule, DropTarget, Transmission};
+    let text = MINIMAL.replace(
+        "[app]",
+        r#"[[path.drop]]
+segment = 4
+[[path.drop]]
+seq = "14481-15928"
+transmission = "all"
+[[path.drop]]
+seq = "14481:15929"
+[[path.drop]]
+ack = 1
+[[path.drop]]
+direction = "data"
+ack = 2
+[app]"#,
+    );
+    let (_, s) = parse(&text).unwrap();
+    let bytes = DropTarget::Bytes {
+        first: 14_481,
+        last: 15_928,
+    };
+    assert_eq!(
+        s.path.drops,
+        vec![
+            DropRule::data_segment(4),
+            DropRule::new(Direction::Data, bytes).every_transmission(),
+            DropRule::new(Direction::Data, bytes),
+            DropRule::client_ack(1),
+            DropRule::new(Direction::Data, DropTarget::Ack(2)),
+        ]
+    );
+    assert_eq!(s.path.drops[0].transmission, Transmission::First);
+}
+
+#[test]
+fn bad_drop_entries_name_the_key() {
+    let with = |entry: &str| {
+        let text = MINIMAL.replace(
+            "[app]",
+            &format!("[[path.drop]]\nsegment = 1\n[[path.drop]]\n{entry}\n[app]"),
+        );
+        parse(&text).unwrap_err()
+    };
+    let cases = [
+        ("segment = 4\nack = 1", "path.drop[1]", "one of"),
+        ("seq = \"15928-14481\"", "path.drop[1].seq", "first <= last"),
+        ("seq = \"0-10\"", "path.drop[1].seq", "first <= last"),
+        ("seq = \"10:10\"", "path.drop[1].seq", "above the start"),
+        ("seq = \"the fourth\"", "path.drop[1].seq", "first-last"),
+        ("segment = 0", "path.drop[1].segment", "from 1"),
+        ("segment = 4\nflow = 1", "path.drop[1].flow", "0 to 0"),
+        (
+            "segment = 4\nconnection = 2",
+            "path.drop[1].connection",
+            "1 to 1",
+        ),
+        (
+            "segment = 4\ndirection = \"both\"",
+            "path.drop[1].direction",
+            "\"data\", \"acks\"",
+        ),
+        (
+            "segment = 4\ntransmission = \"second\"",
+            "path.drop[1].transmission",
+            "\"first\", \"all\"",
+        ),
+        (
+            "ack = 1\ntransmission = \"all\"",
+            "path.drop[1].transmission",
+            "never retransmitted",
+        ),
+    ];
+    for (entry, key, says) in cases {
+        let e = with(entry);
+        assert_eq!(e.key.as_deref(), Some(key), "{entry}: {e}");
+        assert!(e.message.contains(says), "{entry}: {e}");
+    }
+    let e = parse(&MINIMAL.replace("rtt = \"7ms\"", "rtt = \"7ms\"\nloss_direction = \"down\""))
+        .unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("path.loss_direction"), "{e}");
+    let e = parse(&MINIMAL.replace("[app]", "[[path.drop]]\nsegmnet = 4\n[app]")).unwrap_err();
+    assert!(e.message.contains("segmnet"), "{e}");
+}
+
+#[test]
+fn later_connections_can_be_named_when_each_exchange_opens_one() {
+    let text = MINIMAL
+        .replace("[app]", "[[path.drop]]\nsegment = 4\nconnection = 3\n[app]")
+        .replace(
+            "response = \"512KiB\"",
+            "response = \"512KiB\"\nrepeat = 3\nnew_connection = true",
+        );
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(s.path.drops[0].connection, 3);
+}

@@ -12,9 +12,10 @@
 //!
 //! `mod.rs` runs it ([`run`], or [`Simulation`] a slice at a time);
 //! `world.rs` holds the world and what one event does to it, `flow.rs` one
-//! connection, `apps.rs` the applications' writes.
+//! connection, `apps.rs` the applications' writes, `drops.rs` the drop list.
 
 mod apps;
+mod drops;
 mod flow;
 mod world;
 

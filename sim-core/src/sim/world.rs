@@ -3,8 +3,9 @@
 //! event does to them.
 
 use super::Outcome;
+use super::drops::DropList;
 use super::flow::{Flow, open, slot};
-use crate::config::{HostConfig, PathConfig, Scenario};
+use crate::config::{Direction, HostConfig, PathConfig, Scenario};
 use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig};
 use crate::segment::{Segment, Side};
@@ -54,16 +55,20 @@ pub(super) struct World {
     /// (all to the same client) shares it.
     pub(super) metrics: TcpMetrics,
     pub(super) seed: u64,
+    /// The scenario's drop list, with what it has counted so far.
+    pub(super) drops: DropList,
 }
 
-/// One direction of the path as a link; `delay` and `seed` differ by direction.
-fn link(p: &PathConfig, delay: SimDuration, seed: u64) -> Link {
+/// One direction of the path as a link; `delay`, `seed` and whether random
+/// loss applies differ by direction.
+fn link(p: &PathConfig, direction: Direction, delay: SimDuration, seed: u64) -> Link {
     Link::new(LinkConfig {
         rate_bps: p.rate_bps,
         delay,
         queue_bytes: p.queue_bytes,
-        loss: p.loss,
+        loss: p.loss_in(direction),
         loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
+        position: p.loss_position,
         seed,
     })
 }
@@ -85,9 +90,15 @@ impl World {
         let mut w = World {
             queue: EventQueue::new(),
             flows,
-            uplink: link(p, p.delay_forward, scenario.seed.wrapping_mul(2)),
+            uplink: link(
+                p,
+                Direction::Acks,
+                p.delay_forward,
+                scenario.seed.wrapping_mul(2),
+            ),
             downlink: link(
                 p,
+                Direction::Data,
                 p.delay_reverse,
                 scenario.seed.wrapping_mul(2).wrapping_add(1),
             ),
@@ -98,6 +109,7 @@ impl World {
             new_connection: scenario.app.new_connection,
             metrics: TcpMetrics::default(),
             seed: scenario.seed,
+            drops: DropList::new(&p.drops, scenario.flows),
         };
         let now = SimTime::ZERO;
         for flow in 0..scenario.flows as u16 {
@@ -225,9 +237,11 @@ impl World {
                 Side::Client => (&mut self.uplink, 0),
                 Side::Server => (&mut self.downlink, 1),
             };
-            let (departs, arrives) = match link.offer(now, seg.wire_bytes()) {
+            let listed = !self.drops.is_empty() && self.drops.matches(flow, side, &seg, retransmit);
+            let (departs, arrives) = match link.offer(now, seg.wire_bytes(), listed) {
                 Admission::Accepted { departs, arrives } => (Some(departs), Some(arrives)),
                 Admission::Dropped => (None, None),
+                Admission::Lost { departs } => (departs, None),
             };
             self.trace.push(
                 now,
@@ -307,6 +321,7 @@ impl World {
         // from what was saved (tcp_init_metrics).
         self.metrics
             .save(&self.flows[f].server.closing(), self.hosts.1.metrics, now);
+        self.drops.on_reconnect(flow);
         let (client, mut server) = open(&self.hosts, self.seed, flow);
         if let Some(ssthresh) = self.metrics.initial_ssthresh(self.hosts.1.metrics) {
             server.set_initial_ssthresh(ssthresh);

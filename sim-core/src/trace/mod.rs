@@ -25,7 +25,8 @@ pub struct TraceRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceEvent {
     /// A segment left a host. `departs`/`arrives` say when the bottleneck starts
-    /// serialising it and when it reaches the peer; `None` when the queue dropped it.
+    /// serialising it and when it reaches the peer. `arrives` is `None` when the
+    /// path dropped it (`departs` too, unless it was lost after the bottleneck).
     SegmentSent {
         seg: Segment,
         /// Slow-start flight this data segment belongs to (1 = first flight); 0 for
@@ -35,7 +36,8 @@ pub enum TraceEvent {
         departs: Option<SimTime>,
         arrives: Option<SimTime>,
     },
-    /// The bottleneck queue was full and dropped the segment (drop-tail).
+    /// The path dropped the segment: the bottleneck queue was full
+    /// (drop-tail), or it was lost (random loss or the drop list).
     SegmentDropped { seg: Segment },
     /// A segment reached its destination host.
     SegmentReceived { to: Side, seg: Segment },

@@ -59,6 +59,31 @@ pub fn sent_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment, u32)> {
         .collect()
 }
 
+/// Every segment the path dropped (queue overflow, random loss, drop list), in order.
+pub fn dropped(run: &RunResult) -> Vec<Segment> {
+    run.trace
+        .records()
+        .filter_map(|r| match r.event {
+            TraceEvent::SegmentDropped { seg } => Some(seg),
+            _ => None,
+        })
+        .collect()
+}
+
+/// When the server entered fast recovery, and the first sequence it resent.
+pub fn recovery_starts(run: &RunResult) -> Vec<(SimTime, u64)> {
+    run.trace
+        .records()
+        .filter_map(|r| match r.event {
+            TraceEvent::FastRetransmit {
+                side: Side::Server,
+                seq,
+            } => Some((r.time, seq)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every segment a side received, with its arrival time, in order.
 pub fn received_by(run: &RunResult, side: Side) -> Vec<(SimTime, Segment)> {
     run.trace

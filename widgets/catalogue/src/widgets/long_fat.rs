@@ -53,7 +53,7 @@ pub const BANDWIDTH: Param<Rate> = Param::new("bandwidth", "Bandwidth", "bottlen
 pub const LOSS: Param<Ratio> = Param::new(
     "loss",
     "Random loss",
-    "probability that any one packet is lost, each direction",
+    "probability that any one data packet is lost (server → client, before the bottleneck, as netem on the sender)",
 )
 .range(1e-6, 0.05)
 .default(3e-5)
