@@ -103,7 +103,7 @@ fn a_dropped_tail_is_probed_two_srtt_and_two_ms_after_the_last_ack_not_timed_out
     let probe = first(&with, true).expect("a probe");
     let before = |t: &SimTime| *t < probe;
     let sent = (client_acks(&with).into_iter().map(|(t, _)| t)).filter(before);
-    let last_ack = sent.last().expect("ACKs") + SimDuration::from_micros(3_500);
+    let last_ack = sent.max().expect("ACKs") + SimDuration::from_micros(3_500);
     let gap = probe.since(last_ack);
     assert!(
         gap >= SimDuration::from_millis(16) && gap <= SimDuration::from_millis(18),
