@@ -1,7 +1,8 @@
 //! Whole runs with each kernel's tail-loss probe and F-RTO (the
 //! segment-by-segment rules are tested on the socket, `tcp/socket/tests/`):
 //! over a path that loses data and ACKs at random, every variant still
-//! delivers every byte, and the probe turns timeouts into probes.
+//! delivers every byte, and the probe turns timeouts into probes; a tail
+//! the drop list takes is probed two round trips after the last ACK.
 
 mod common;
 use common::*;
