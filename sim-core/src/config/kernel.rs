@@ -483,9 +483,13 @@ pub enum Tlp {
     /// (`TCP_DELACK_MAX`) with one segment outstanding.
     V3_10,
     /// 4.14 to 6.5: PTO = 2·SRTT + 2 jiffies, or + `TCP_RTO_MIN` with one
-    /// segment outstanding; never later than the RTO.
+    /// segment outstanding; never later than the RTO. As before 5.8
+    /// (76be93fc0702), which the eras using it predate: a probe of new data
+    /// opens no episode, only one retransmitted probe per episode.
     TwoJiffies,
-    /// 6.6 and later: as [`Tlp::TwoJiffies`] with 2 ms (`TCP_TIMEOUT_MIN_US`).
+    /// 6.6 and later: as [`Tlp::TwoJiffies`] with 2 ms (`TCP_TIMEOUT_MIN_US`),
+    /// one probe of either kind per episode, and a D-SACK of the probe itself
+    /// (`FLAG_DSACK_TLP`) to end it.
     TwoMs,
 }
 

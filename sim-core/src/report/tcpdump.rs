@@ -101,7 +101,8 @@ fn segment_sent(
 }
 
 /// A record of one socket's state: its timers, cwnd, RTT estimate, pacing
-/// and congestion-control mode, what it holds back, and its end.
+/// and congestion-control mode, what it holds back; its losses and its end
+/// in `loss_line`.
 fn socket_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
     match *event {
         TraceEvent::CwndChanged {
@@ -113,12 +114,6 @@ fn socket_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
             out,
             "{t:.6} {} cwnd {old} -> {new} (ssthresh {ssthresh})",
             side.name()
-        ),
-        TraceEvent::RtoFired { side, rto_ns } => writeln!(
-            out,
-            "{t:.6} {} retransmission timeout ({:.0} ms)",
-            side.name(),
-            rto_ns as f64 / 1e6
         ),
         TraceEvent::DelayedAckArmed { side, deadline } => writeln!(
             out,
@@ -138,16 +133,6 @@ fn socket_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
             side.name(),
             sample_ns as f64 / 1e6,
             srtt_ns as f64 / 1e6
-        ),
-        TraceEvent::FastRetransmit { side, seq } => writeln!(
-            out,
-            "{t:.6} {} enters fast recovery, first lost seq {seq}",
-            side.name()
-        ),
-        TraceEvent::Aborted { side, retries } => writeln!(
-            out,
-            "{t:.6} {} gives up after {retries} unanswered retransmissions or probes",
-            side.name()
         ),
         TraceEvent::SendHeld {
             side,
@@ -173,12 +158,43 @@ fn socket_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
             side.name(),
             bytes_per_sec as f64 * 8.0 / 1e6
         ),
+        TraceEvent::RtoFired { .. }
+        | TraceEvent::FastRetransmit { .. }
+        | TraceEvent::LossProbe { .. }
+        | TraceEvent::Aborted { .. } => loss_line(out, t, event),
         // Segments, samples and transfers have their lines in `line`.
         TraceEvent::SegmentSent { .. }
         | TraceEvent::SegmentReceived { .. }
         | TraceEvent::SegmentDropped { .. }
         | TraceEvent::Sample { .. }
         | TraceEvent::TransferComplete { .. } => Ok(()),
+    }
+}
+
+/// A loss event of one socket: a timeout, fast recovery, a tail-loss probe,
+/// giving up.
+fn loss_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
+    match *event {
+        TraceEvent::RtoFired { side, rto_ns } => writeln!(
+            out,
+            "{t:.6} {} retransmission timeout ({:.0} ms)",
+            side.name(),
+            rto_ns as f64 / 1e6
+        ),
+        TraceEvent::FastRetransmit { side, seq } => writeln!(
+            out,
+            "{t:.6} {} enters fast recovery, first lost seq {seq}",
+            side.name()
+        ),
+        TraceEvent::LossProbe { side, seq } => {
+            writeln!(out, "{t:.6} {} tail-loss probe, seq {seq}", side.name())
+        }
+        TraceEvent::Aborted { side, retries } => writeln!(
+            out,
+            "{t:.6} {} gives up after {retries} unanswered retransmissions or probes",
+            side.name()
+        ),
+        _ => Ok(()),
     }
 }
 

@@ -1,8 +1,10 @@
 //! One TCP endpoint, modelled on Linux: the socket state machine and the
 //! pieces it is built from.
 
+pub mod ack_flags;
 pub mod ack_policy;
 pub mod fack;
+pub mod frto;
 pub mod give_up;
 pub mod idle_restart;
 pub mod info;
@@ -20,6 +22,7 @@ pub mod scoreboard;
 pub mod send_buffer;
 pub mod send_order;
 mod socket;
+pub mod tlp;
 pub mod write_queue;
 
 pub use give_up::GiveUp;

@@ -50,6 +50,7 @@ pub enum Kind {
     PacingRate = 14,
     Sample = 15,
     SendHeld = 16,
+    LossProbe = 17,
 }
 
 /// One field's value, typed by what it means rather than how it is stored.
@@ -99,6 +100,7 @@ impl TraceEvent {
             TraceEvent::RttSample { .. } => Kind::RttSample,
             TraceEvent::SendHeld { .. } => Kind::SendHeld,
             TraceEvent::FastRetransmit { .. } => Kind::FastRetransmit,
+            TraceEvent::LossProbe { .. } => Kind::LossProbe,
             TraceEvent::RtoFired { .. } => Kind::RtoFired,
             TraceEvent::DelayedAckArmed { .. } => Kind::DelayedAckArmed,
             TraceEvent::ZeroWindowProbe { .. } => Kind::ZeroWindowProbe,
@@ -207,6 +209,11 @@ fn visit_socket(event: &TraceEvent, v: &mut impl FieldVisitor) {
         }
         TraceEvent::FastRetransmit { side, seq } => {
             v.kind(Kind::FastRetransmit);
+            v.field("side", Value::Side(side));
+            v.field("seq", Count(seq));
+        }
+        TraceEvent::LossProbe { side, seq } => {
+            v.kind(Kind::LossProbe);
             v.field("side", Value::Side(side));
             v.field("seq", Count(seq));
         }

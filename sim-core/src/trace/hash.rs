@@ -274,7 +274,7 @@ mod tests {
 
     /// One record of every kind: both hold reasons, a sample with every
     /// value set and one with ssthresh still "infinite".
-    fn one_of_each() -> [TraceEvent; 18] {
+    fn one_of_each() -> [TraceEvent; 19] {
         use crate::tcp::info::{Counters, RecvInfo, TcpInfo};
         let seg = segment();
         let info = TcpInfo {
@@ -378,6 +378,10 @@ mod tests {
                 bytes: 100_000,
                 started: SimTime(3),
             },
+            TraceEvent::LossProbe {
+                side: s,
+                seq: 14_481,
+            },
         ]
     }
 
@@ -402,7 +406,7 @@ mod tests {
     }
 
     /// `every_kind_hashes_as_it_always_has`, flow 0 then flow 1 for each record.
-    const PINNED: [&str; 36] = [
+    const PINNED: [&str; 38] = [
         "8eebf44d8a05a4ef",
         "8eebf44d998844ef",
         "4df822b203018151",
@@ -439,5 +443,7 @@ mod tests {
         "26eb1c626d5c7392",
         "571d3b224b6718b9",
         "7b18e6aebc0778b4",
+        "2177bed5a682d70d",
+        "59aa2fa630abae95",
     ];
 }

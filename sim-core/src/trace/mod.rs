@@ -67,6 +67,9 @@ pub enum TraceEvent {
     /// `side` found a loss (RACK with SACK, three duplicate ACKs without) and
     /// enters fast recovery; `seq` is the first segment it resends.
     FastRetransmit { side: Side, seq: u64 },
+    /// `side`'s tail-loss probe timer fired and it sends a probe: new data at
+    /// `seq`, or its last segment (from `seq`) again (`tcp_send_loss_probe`).
+    LossProbe { side: Side, seq: u64 },
     /// The retransmission timer fired; `rto_ns` is the timeout that expired.
     RtoFired { side: Side, rto_ns: u64 },
     /// The delayed-ACK timer was armed to fire at `deadline`.

@@ -214,6 +214,8 @@ impl Socket {
     /// `tcp_enter_recovery`: ssthresh from the algorithm, PRR starts, and the
     /// lost segments go out first.
     pub(super) fn tcp_enter_recovery(&mut self, now: SimTime, trace: &mut Trace) {
+        // `tcp_init_cwnd_reduction` ends a tail-loss probe's episode.
+        self.tlp.end_episode();
         self.cb.ssthresh = self.cc.ssthresh(&self.cb);
         self.prr = Some(Prr::new(self.cb.cwnd));
         self.high_seq = self.snd_nxt;
@@ -241,6 +243,7 @@ impl Socket {
         self.tcp_set_ca_state(CaState::Loss);
         self.prr = None;
         self.high_seq = self.snd_nxt;
+        self.tlp.end_episode();
         self.board.mark_all_lost();
         self.timers.stop(Timer::Reorder);
         self.cb.cwnd = self.board.in_flight() + 1;
@@ -261,20 +264,29 @@ impl Socket {
         retrans_stamp: Option<SimTime>,
         trace: &mut Trace,
     ) {
-        let Some((prior_cwnd, prior_ssthresh)) = self.undo else {
+        if self.undo.is_none() {
             return;
-        };
+        }
         if ts_ecr == 0 || retrans_stamp.is_none_or(|r| ts_ecr >= r.0) {
             return;
         }
+        self.tcp_undo_cwnd_reduction(now, trace);
+    }
+
+    /// `tcp_undo_cwnd_reduction(sk, true)`, then Open: nothing is presumed
+    /// lost any more, and cwnd and ssthresh come back (`undo_cwnd`, the
+    /// prior ssthresh) if the timeout saved them.
+    pub(super) fn tcp_undo_cwnd_reduction(&mut self, now: SimTime, trace: &mut Trace) {
         let old = self.cb.cwnd;
-        self.cb.cwnd = self.cb.cwnd.max(self.cc.undo_cwnd(&ControlBlock {
-            cwnd: prior_cwnd,
-            ..self.cb.clone()
-        }));
-        self.cb.ssthresh = self.cb.ssthresh.max(prior_ssthresh);
+        if let Some((prior_cwnd, prior_ssthresh)) = self.undo.take() {
+            self.cb.cwnd = self.cb.cwnd.max(self.cc.undo_cwnd(&ControlBlock {
+                cwnd: prior_cwnd,
+                ..self.cb.clone()
+            }));
+            self.cb.ssthresh = self.cb.ssthresh.max(prior_ssthresh);
+        }
         self.board.unmark_lost();
-        self.undo = None;
+        self.frto.stop();
         self.tcp_set_ca_state(CaState::Open);
         self.trace_cwnd(now, old, trace);
     }
@@ -318,6 +330,8 @@ impl Socket {
             }
         } else if self.prr.is_some() {
             self.tcp_cwnd_reduction(acked_sacked, newly_lost, una_advanced);
+        } else if self.tcp_frto_cwnd() {
+            // 2.6.32's F-RTO, or its CWR after a spurious timeout, set cwnd.
         } else if data_acked {
             // `tcp_may_raise_cwnd` (tp->reordering never rises here, so
             // only FLAG_DATA_ACKED counts), then `tcp_cong_avoid`.

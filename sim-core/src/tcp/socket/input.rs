@@ -21,7 +21,8 @@ use std::ops::ControlFlow;
 use super::timers::Timer;
 use super::{Socket, State};
 use crate::cc::CaState;
-use crate::segment::{SackBlocks, Segment};
+use crate::segment::Segment;
+use crate::tcp::ack_flags::{AckFlags, dsack_block};
 use crate::tcp::rate::SampleBuilder;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
@@ -51,6 +52,19 @@ struct Cleaned {
     newest_flight: u32,
     /// RTT of the newest never-retransmitted one (`seq_rtt_us`).
     seq_rtt: Option<SimDuration>,
+    /// One never retransmitted, sent before F-RTO's mark (`FLAG_ORIG_SACK_ACKED`).
+    orig_acked: bool,
+    /// One had been retransmitted (`FLAG_RETRANS_DATA_ACKED`).
+    retrans_acked: bool,
+}
+
+/// What the SACK blocks newly tagged.
+#[derive(Default)]
+struct Sacked {
+    /// RTT of the first never-retransmitted segment among them.
+    rtt: Option<SimDuration>,
+    /// One never retransmitted, sent before F-RTO's mark.
+    orig: bool,
 }
 
 impl Socket {
@@ -230,7 +244,13 @@ impl Socket {
         let has_sack = self.sack_ok && !seg.sack.is_empty();
         // A duplicate ACK: nothing new acknowledged, no data, no window update.
         let dupack = !una_advanced && seg.len == 0 && !window_changed && !self.board.is_empty();
+        let base = AckFlags {
+            una_advanced,
+            ..AckFlags::new(seg.ack, seg.len > 0 || window_changed || una_advanced)
+        };
         if !una_advanced && !has_sack && !dupack {
+            // Linux's `no_queue` path: a probe episode may still end here.
+            self.tcp_process_tlp_ack(&base);
             return;
         }
         let prior = Prior {
@@ -242,32 +262,32 @@ impl Socket {
         let mut rs = SampleBuilder::default();
 
         // 1. SACK blocks, then 2. the cumulative ACK.
-        let sack_rtt = if has_sack {
-            self.tcp_sacktag_write_queue(now, &seg.sack, &mut rs)
-        } else {
-            None
-        };
-        let cleaned = if una_advanced {
-            self.tcp_clean_rtx_queue(now, seg.ack, &mut rs, prior.delivered)
-        } else {
-            if dupack && !self.sack_ok {
-                self.tcp_add_reno_sack();
-            }
-            Cleaned::default()
-        };
+        let (cleaned, sack_rtt, flags) =
+            self.tcp_ack_take_in(now, seg, base, dupack, prior.delivered, &mut rs);
 
         // 3. RTT: from the cumulative ACK, else from SACK; then the algorithm hears of it.
         self.tcp_ack_update_rtt(now, cleaned.seq_rtt.or(sack_rtt), trace);
         self.tcp_pkts_acked(now, cleaned.acked, una_advanced, cleaned.seq_rtt, trace);
         let old = self.cb.cwnd;
+        let reorder_before = self.timers.get(Timer::Reorder);
+        self.tlp_before_loss_detection(now, &flags);
 
-        // 4. Loss detection and the recovery state machine.
-        if self.tcp_ack_is_dubious(una_advanced, has_sack) {
-            if una_advanced && self.cb.ca_state == CaState::Loss {
-                self.tcp_try_undo_loss(now, seg.ts_ecr, prior.retrans_stamp, trace);
-            }
+        // 4. Loss detection and the recovery state machine (F-RTO first,
+        // as `tcp_process_loss` judges a timeout before anything else).
+        let dubious = self.tcp_ack_is_dubious(una_advanced, has_sack);
+        if dubious
+            && una_advanced
+            && self.cb.ca_state == CaState::Loss
+            && !self.frto.rfc4138_trial()
+        {
+            self.tcp_try_undo_loss(now, seg.ts_ecr, prior.retrans_stamp, trace);
+        }
+        self.tcp_frto_ack(now, &flags, trace);
+        if dubious {
             self.tcp_fastretrans_alert(now, una_advanced, trace);
         }
+        let reorder_armed = self.timers.get(Timer::Reorder) != reorder_before;
+        self.tlp_after_loss_detection(now, una_advanced, reorder_armed);
         let newly_lost = (self.board.lost() - prior.lost) as u32;
         if cleaned.acked > 0 && self.prr.is_none() {
             self.next_flight = cleaned.newest_flight + 1;
@@ -276,12 +296,66 @@ impl Socket {
         // 5. Congestion control (FLAG_DATA_ACKED: the cumulative ACK removed segments).
         let data_acked = cleaned.acked > 0;
         self.tcp_cong_control(now, &rs, &prior, data_acked, newly_lost, una_advanced);
+        self.tlp_after_cong_control(&flags);
         self.trace_cwnd(now, old, trace);
         self.trace_cc(now, trace);
 
         // 6. Send-buffer space, and the timers.
         self.tcp_check_space();
-        self.tcp_rearm_rto(now, una_advanced);
+        self.tcp_rearm_xmit_timer(now, una_advanced);
+    }
+
+    /// Steps 1 and 2 of `tcp_ack`: the SACK blocks tag the scoreboard
+    /// (`tcp_sacktag_write_queue`), then the cumulative ACK cleans it
+    /// (`tcp_clean_rtx_queue`). Returns what was cleaned, the SACK's RTT
+    /// sample, and the ACK's flags.
+    fn tcp_ack_take_in(
+        &mut self,
+        now: SimTime,
+        seg: &Segment,
+        base: AckFlags,
+        dupack: bool,
+        prior_delivered: u64,
+        rs: &mut SampleBuilder,
+    ) -> (Cleaned, Option<SimDuration>, AckFlags) {
+        // What F-RTO measures "sent before the timeout" against, while it judges one.
+        let orig_mark = self.frto_mark();
+        let blocks = if self.sack_ok {
+            seg.sack.as_slice()
+        } else {
+            &[]
+        };
+        // A D-SACK block reports a duplicate and tags nothing (`tcp_check_dsack`).
+        let dsack = dsack_block(blocks, seg.ack);
+        let sacked_before = self.board.sacked_out();
+        let sacked = if blocks.is_empty() {
+            Sacked::default()
+        } else {
+            let tagged = &blocks[dsack.is_some() as usize..];
+            self.tcp_sacktag_write_queue(now, tagged, orig_mark, rs)
+        };
+        let data_sacked = self.board.sacked_out() > sacked_before;
+        let cleaned = if base.una_advanced {
+            self.tcp_clean_rtx_queue(now, seg.ack, orig_mark, rs, prior_delivered)
+        } else {
+            if dupack && !self.sack_ok {
+                self.tcp_add_reno_sack();
+            }
+            Cleaned::default()
+        };
+        let flags = AckFlags {
+            data_sacked,
+            dsack,
+            // Without SACK an ACK that covers a retransmission cannot tell
+            // which copy arrived (`tcp_clean_rtx_queue`).
+            orig_sack_acked: sacked.orig
+                || (cleaned.orig_acked && (self.sack_ok || !cleaned.retrans_acked)),
+            only_orig_sacked: sacked.orig
+                && orig_mark.is_some_and(|m| blocks.iter().all(|&(_, e)| e <= m)),
+            retrans_data_acked: cleaned.retrans_acked,
+            ..base
+        };
+        (cleaned, sacked.rtt, flags)
     }
 
     /// `tcp_ack_update_window`, and what any ACK does to zero-window probing.
@@ -296,24 +370,27 @@ impl Socket {
     }
 
     /// `tcp_sacktag_write_queue`: tags the SACKed segments, feeding the rate
-    /// sample and RACK. Returns the RTT of the first never-retransmitted one.
+    /// sample and RACK. Notes the RTT of the first never-retransmitted one,
+    /// and whether one ends by `orig_mark` (F-RTO's `FLAG_ORIG_SACK_ACKED`).
     fn tcp_sacktag_write_queue(
         &mut self,
         now: SimTime,
-        sack: &SackBlocks,
+        blocks: &[(u64, u64)],
+        orig_mark: Option<u64>,
         rs: &mut SampleBuilder,
-    ) -> Option<SimDuration> {
+    ) -> Sacked {
         let min_rtt = self.min_rtt;
-        let mut sack_rtt = None;
+        let mut sacked = Sacked::default();
         let (board, rate, rack) = (&mut self.board, &mut self.rate, &mut self.rack);
-        board.sack(sack.as_slice(), |s| {
+        board.sack(blocks, |s| {
             rate.on_delivered(rs, s, now);
             rack.advance(s.ever_retrans, s.sent_at, s.end, now, min_rtt);
-            if !s.ever_retrans && sack_rtt.is_none() {
-                sack_rtt = Some(now.since(s.sent_at));
+            if !s.ever_retrans {
+                sacked.rtt.get_or_insert(now.since(s.sent_at));
+                sacked.orig |= orig_mark.is_some_and(|m| s.end <= m);
             }
         });
-        sack_rtt
+        sacked
     }
 
     /// `tcp_clean_rtx_queue`: removes what `ack` covers from the
@@ -322,6 +399,7 @@ impl Socket {
         &mut self,
         now: SimTime,
         ack: u64,
+        orig_mark: Option<u64>,
         rs: &mut SampleBuilder,
         prior_delivered: u64,
     ) -> Cleaned {
@@ -334,6 +412,9 @@ impl Socket {
             rack.advance(s.ever_retrans, s.sent_at, s.end, now, min_rtt);
             if !s.ever_retrans {
                 cleaned.seq_rtt = Some(now.since(s.sent_at));
+                cleaned.orig_acked |= orig_mark.is_some_and(|m| s.end <= m);
+            } else {
+                cleaned.retrans_acked = true;
             }
         });
         self.snd_una = ack;

@@ -31,13 +31,17 @@
 //! | `receive`       | tcp_input.c, tcp.c              | `tcp_data_queue`, delayed ACK, `tcp_cleanup_rbuf` |
 //! | `timers`        | tcp_timer.c                     | the timer table and what each timer does       |
 //! | `congestion`    | tcp_input.c, tcp_cong.c         | the calls into the algorithm, recovery, undo   |
+//! | `loss_probe`    | tcp_output.c, tcp_input.c       | the tail-loss probe: its timer, probe and ACKs |
+//! | `frto`          | tcp_input.c                     | F-RTO: was a timeout spurious?                  |
 //! | `app`           | tcp.c                           | the application's writes and reads             |
 
 mod app;
 mod congestion;
+mod frto;
 mod gso;
 mod handshake;
 mod input;
+mod loss_probe;
 mod output;
 mod receive;
 #[cfg(test)]
@@ -49,6 +53,7 @@ use self::timers::TimerTable;
 use super::GiveUp;
 use super::ack_policy::AckPolicy;
 use super::fack::Fack;
+use super::frto::FrtoState;
 use super::info::{Counters, RecvInfo, TcpInfo};
 use super::ooo_queue::OooQueue;
 use super::pacing::Pacer;
@@ -61,6 +66,7 @@ use super::recovery::Prr;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use super::send_buffer::SendBuffer;
+use super::tlp::TailLossProbe;
 use crate::cc::{Algorithm, CaState, ControlBlock};
 use crate::config::{HostConfig, Nagle};
 use crate::segment::Side;
@@ -210,6 +216,10 @@ pub struct Socket {
     prr: Option<Prr>,
     /// Recovery or Loss ends when snd_una reaches this (`high_seq`).
     high_seq: u64,
+    /// The tail-loss probe's episode (`tlp_high_seq`).
+    tlp: TailLossProbe,
+    /// F-RTO judging the latest timeout (`tp->frto`).
+    frto: FrtoState,
     initcwnd: u32,
     slow_start_after_idle: bool,
     /// When data was last sent (`lsndtime`).
@@ -291,6 +301,8 @@ impl Socket {
             retransmits: 0,
             prr: None,
             high_seq: 0,
+            tlp: TailLossProbe::new(cfg.behaviour.tlp),
+            frto: FrtoState::new(cfg.behaviour.frto),
             initcwnd: cfg.sender.initcwnd,
             slow_start_after_idle: cfg.sender.slow_start_after_idle,
             lsndtime: None,

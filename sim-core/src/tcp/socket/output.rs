@@ -3,7 +3,9 @@
 //! ```text
 //!   the SYN or SYN-ACK, while one is due          tcp_connect / tcp_make_synack
 //!   else, established:
+//!     a tail-loss probe, when the timer chose one tcp_send_loss_probe
 //!     the lowest lost segment                     tcp_xmit_retransmit_queue
+//!       (after new data, when F-RTO asks for it: REXMIT_NEW)
 //!     new data: cwnd, the peer's window, Nagle    tcp_write_xmit
 //!       or TCP_CORK, then pacing must allow it
 //!     a zero-window probe, when the timer asked   tcp_write_wakeup
@@ -42,14 +44,13 @@ impl Socket {
             return Some(self.tcp_send_syn(now));
         }
         if self.state == State::Established {
-            // Lost segments first, then new data (`tcp_xmit_recovery`, `tcp_write_xmit`).
-            if let Some(out) = self.tcp_xmit_retransmit_queue(now) {
+            if let Some(out) = self.tcp_send_pending_probe(now) {
                 return Some(out);
             }
             // With GSO skbs, the end of a push resumes a write that stopped
             // to push, or that the push's space check woke.
             loop {
-                if let Some(out) = self.tcp_write_xmit(now) {
+                if let Some(out) = self.tcp_xmit(now) {
                     return Some(out);
                 }
                 if !self.tcp_push_done() {
@@ -64,6 +65,24 @@ impl Socket {
             return Some((self.segment(self.snd_nxt, 0), 0, false));
         }
         None
+    }
+
+    /// Lost segments first, then new data (`tcp_xmit_recovery`,
+    /// `tcp_write_xmit`). When F-RTO asks for new data (`REXMIT_NEW`), new
+    /// data first, and no retransmission with it.
+    fn tcp_xmit(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
+        if self.frto.rexmit_new {
+            let out = self.tcp_write_xmit(now);
+            if out.is_some() || self.snd_nxt > self.high_seq {
+                return out;
+            }
+            // None could go: F-RTO gives up on this timeout.
+            self.frto.stop();
+        }
+        if let Some(out) = self.tcp_xmit_retransmit_queue(now) {
+            return Some(out);
+        }
+        self.tcp_write_xmit(now)
     }
 
     /// Our SYN (`tcp_connect`) or SYN-ACK (`tcp_make_synack`, which echoes
@@ -151,6 +170,15 @@ impl Socket {
         if self.tcp_pacing_check(now) {
             return None;
         }
+        let out = self.tcp_send_new_segment(now, len);
+        // "Send one loss probe per tail loss episode."
+        self.tcp_schedule_loss_probe(now, false);
+        Some(out)
+    }
+
+    /// Sends `len` bytes of new data (what `tcp_write_xmit` does once a
+    /// segment may go).
+    pub(super) fn tcp_send_new_segment(&mut self, now: SimTime, len: u64) -> (Segment, u32, bool) {
         let seq = self.snd_nxt;
         let seg = self.segment(seq, len as u32);
         if len < self.mss as u64 {
@@ -172,7 +200,7 @@ impl Socket {
         self.tcp_event_new_data_sent(now, seq, len, flight);
         let limited = self.packets_out() >= self.cb.cwnd;
         self.tcp_cwnd_validate(limited);
-        Some((seg, flight, false))
+        (seg, flight, false)
     }
 
     /// A zero-window probe (`tcp_write_wakeup`): if the window has any room,
@@ -223,7 +251,11 @@ impl Socket {
             .push(TxSeg::new(seq, seq + len, flight, now, stamp));
         self.snd_nxt += len;
         self.snd_max = self.snd_max.max(self.snd_nxt);
-        if self.timers.get(Timer::Rto).is_none() {
+        if self.timers.get(Timer::LossProbe).is_some() {
+            // The probe gives way to the RTO until `tcp_write_xmit` has
+            // scheduled it again (`tcp_rearm_rto`).
+            self.tcp_rearm_rto_linux(now);
+        } else if self.timers.get(Timer::Rto).is_none() {
             self.tcp_reset_xmit_timer(now);
         }
         if self.sbuf.gso.is_some() {
@@ -233,7 +265,7 @@ impl Socket {
 
     /// Stamps a data transmission for rate sampling (`tcp_rate_skb_sent`) and
     /// pacing (`tcp_update_skb_after_send`), and notes when data was last sent.
-    fn tcp_skb_sent(&mut self, now: SimTime, len: u32) -> TxRate {
+    pub(super) fn tcp_skb_sent(&mut self, now: SimTime, len: u32) -> TxRate {
         let stamp = self.rate.on_send(now, self.board.packets_out());
         let rate = self.pacing_rate();
         self.pacer.on_send(now, len, rate);
@@ -243,7 +275,7 @@ impl Socket {
 
     /// `tcp_pacing_check`: pacing holds data back until its slot; returns true
     /// while it does, with the pacing timer armed for the slot.
-    fn tcp_pacing_check(&mut self, now: SimTime) -> bool {
+    pub(super) fn tcp_pacing_check(&mut self, now: SimTime) -> bool {
         if !self.pacing {
             return false;
         }
@@ -257,7 +289,7 @@ impl Socket {
     }
 
     /// Bytes of the next segment to send, if any data is waiting.
-    fn next_len(&self) -> u64 {
+    pub(super) fn next_len(&self) -> u64 {
         self.write_end
             .saturating_sub(self.snd_nxt)
             .min(self.mss as u64)
@@ -281,7 +313,7 @@ impl Socket {
 
     /// A segment after the SYN: `len` bytes at `seq` (none for a bare ACK),
     /// with the ACK fields filled in.
-    fn segment(&mut self, seq: u64, len: u32) -> Segment {
+    pub(super) fn segment(&mut self, seq: u64, len: u32) -> Segment {
         let mut seg = self.blank(seq);
         seg.len = len;
         seg.flags.psh = len > 0 && self.push.psh(seq, seq + len as u64);

@@ -8,11 +8,18 @@
 //!   DelayedAck  AckPolicy (the table only reads it)   the pending ACK goes (tcp_delack_timer_handler)
 //!   Pacing      pacing holds data back                data may go again (tcp_pace_kick)
 //!   Reorder     RACK: a segment not yet overdue       RACK looks again (tcp_rack_reo_timeout)
+//!   LossProbe   TLP: data sent, or an ACK, in Open    a tail-loss probe (tcp_send_loss_probe)
 //!   Rto         data or a SYN in flight               retransmit, back off (tcp_retransmit_timer)
 //! ```
 //!
 //! `poll_timeout` is the earliest deadline; `handle_timeout` serves every
 //! kind that is due, in the order the enum declares.
+//!
+//! Linux keeps the loss probe and the RTO in one slot (`icsk_pending` of
+//! `icsk_retransmit_timer`): arming one replaces the other, and clearing the
+//! retransmission timer clears either. The table does the same for these two,
+//! so at most one of them is ever armed. (The reorder timer shares that slot
+//! in Linux too; here it keeps its own.)
 
 use std::ops::ControlFlow;
 
@@ -30,7 +37,8 @@ const MAX_PROBE0_BACKOFF: u32 = 10;
 /// A kind of timer.
 ///
 /// Declared in the order `handle_timeout` serves them when several are due at
-/// the same instant: read tick, persist, delayed ACK, pacing, reorder, RTO.
+/// the same instant: read tick, persist, delayed ACK, pacing, reorder, loss
+/// probe, RTO. (The loss probe and the RTO are never armed together.)
 /// The order is behaviour, not style: each handler sees what the ones before
 /// it did (an RTO due together with the reorder timer finds the Recovery that
 /// timer entered, and so keeps ssthresh as `tcp_enter_loss` does within an
@@ -47,12 +55,14 @@ pub(super) enum Timer {
     Pacing,
     /// RACK's reorder timer (`ICSK_TIME_REO_TIMEOUT`).
     Reorder,
+    /// The tail-loss probe timer (`ICSK_TIME_LOSS_PROBE`), armed in the RTO's place.
+    LossProbe,
     /// The retransmission timer (`ICSK_TIME_RETRANS`).
     Rto,
 }
 
 impl Timer {
-    const COUNT: usize = 6;
+    const COUNT: usize = 7;
 
     /// Every kind, in declaration order: the order `handle_timeout` serves them.
     pub(super) const IN_ORDER: [Timer; Timer::COUNT] = [
@@ -61,8 +71,18 @@ impl Timer {
         Timer::DelayedAck,
         Timer::Pacing,
         Timer::Reorder,
+        Timer::LossProbe,
         Timer::Rto,
     ];
+
+    /// The timer that shares Linux's retransmission slot with this one.
+    fn slot_mate(self) -> Option<Timer> {
+        match self {
+            Timer::Rto => Some(Timer::LossProbe),
+            Timer::LossProbe => Some(Timer::Rto),
+            _ => None,
+        }
+    }
 }
 
 /// One deadline per kind of timer; `None` = not armed.
@@ -80,16 +100,25 @@ pub(super) struct TimerTable {
 }
 
 impl TimerTable {
-    /// Arms `timer` for `at`, replacing any earlier deadline.
+    /// Arms `timer` for `at`, replacing any earlier deadline (and, for the
+    /// RTO and the loss probe, the other one: they share a slot).
     pub(super) fn set(&mut self, timer: Timer, at: SimTime) {
         debug_assert!(
             timer != Timer::DelayedAck,
             "AckPolicy owns the delayed-ACK deadline"
         );
+        if let Some(mate) = timer.slot_mate() {
+            self.deadlines[mate as usize] = None;
+        }
         self.deadlines[timer as usize] = Some(at);
     }
 
+    /// Disarms `timer`; stopping the RTO also stops a pending loss probe
+    /// (`inet_csk_clear_xmit_timer` empties the shared slot).
     pub(super) fn stop(&mut self, timer: Timer) {
+        if timer == Timer::Rto {
+            self.deadlines[Timer::LossProbe as usize] = None;
+        }
         self.deadlines[timer as usize] = None;
     }
 
@@ -146,6 +175,7 @@ impl Socket {
             // `tcp_pace_kick`: the slot has come, data may go again.
             Timer::Pacing => self.timers.stop(Timer::Pacing),
             Timer::Reorder => self.tcp_rack_reo_timeout(now, trace),
+            Timer::LossProbe => self.tcp_send_loss_probe(now, trace),
             Timer::Rto => self.tcp_retransmit_timer(now, trace),
         }
         ControlFlow::Continue(())
@@ -302,7 +332,9 @@ impl Socket {
         self.timers.stop(Timer::Rto);
         self.rtt.back_off();
         if self.state == State::Established {
+            let before = self.frto_before_timeout();
             self.tcp_enter_loss(now, trace);
+            self.tcp_frto_on_timeout(before);
         }
     }
 

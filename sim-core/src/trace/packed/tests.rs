@@ -82,6 +82,7 @@ fn event() -> impl Strategy<Value = TraceEvent> {
         (side(), time())
             .prop_map(|(side, deadline)| TraceEvent::DelayedAckArmed { side, deadline }),
         (side(), word()).prop_map(|(side, rto_ns)| TraceEvent::RtoFired { side, rto_ns }),
+        (side(), word()).prop_map(|(side, seq)| TraceEvent::LossProbe { side, seq }),
         word().prop_map(|delivered| TraceEvent::Sample {
             delivered,
             info: TcpInfo {

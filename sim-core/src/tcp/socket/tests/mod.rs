@@ -55,6 +55,7 @@ macro_rules! recv_nothing {
 mod bbr;
 mod data_and_acks;
 mod delayed_ack;
+mod frto;
 mod handshake;
 mod nagle_cork;
 mod packetdrill;
@@ -64,6 +65,7 @@ mod rto;
 mod sack_recovery;
 mod send_buffer;
 mod syn_retransmission;
+mod tail_loss_probe;
 mod timers;
 mod without_rack;
 mod zero_window;

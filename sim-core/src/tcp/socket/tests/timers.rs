@@ -33,14 +33,36 @@ fn a_stopped_timer_no_longer_counts_and_setting_one_again_replaces_it() {
 }
 
 #[test]
-fn timers_due_together_run_read_persist_delayed_ack_pacing_reorder_then_rto() {
+fn timers_due_together_run_read_persist_delayed_ack_pacing_reorder_loss_probe_then_rto() {
     // The order handle_timeout serves them in is the declaration order.
     let names = format!("{:?}", Timer::IN_ORDER);
     assert_eq!(
         names,
-        "[ReadTick, Persist, DelayedAck, Pacing, Reorder, Rto]"
+        "[ReadTick, Persist, DelayedAck, Pacing, Reorder, LossProbe, Rto]"
     );
     for (i, timer) in Timer::IN_ORDER.into_iter().enumerate() {
         assert_eq!(timer as usize, i);
     }
+}
+
+#[test]
+fn the_loss_probe_and_the_rto_share_one_slot() {
+    // Linux arms ICSK_TIME_LOSS_PROBE and ICSK_TIME_RETRANS in the same
+    // icsk_retransmit_timer: arming one replaces the other, and clearing the
+    // retransmission timer (inet_csk_clear_xmit_timer) clears either.
+    let mut t = TimerTable::default();
+    t.set(Timer::Rto, at(210));
+    t.set(Timer::LossProbe, at(42));
+    assert_eq!(
+        (t.get(Timer::LossProbe), t.get(Timer::Rto)),
+        (Some(at(42)), None)
+    );
+    t.set(Timer::Rto, at(252));
+    assert_eq!(
+        (t.get(Timer::LossProbe), t.get(Timer::Rto)),
+        (None, Some(at(252)))
+    );
+    t.set(Timer::LossProbe, at(60));
+    t.stop(Timer::Rto);
+    assert_eq!(t.next_timeout(None), None);
 }
