@@ -297,10 +297,10 @@ fn the_kernel_flag_sets_both_hosts_era_over_the_file() {
     assert!(ss(&["--kernel", "today"]).starts_with("cubic wscale:10,10 "));
     assert!(ss(&["--kernel", "4.18"]).starts_with("cubic wscale:7,7 "));
     // The flag wins over the file: one that names 4.18 runs today's kernel.
-    let text = std::fs::read_to_string(&file).unwrap().replace(
-        "[app]",
-        "[client]\nkernel = \"4.18\"\n[server]\nkernel = \"4.18\"\n[app]",
-    );
+    // The file's client runs 5.5 and its server 4.18: make both 4.18.
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("kernel = \"5.5\"", "kernel = \"4.18\"");
     let p = write_temp("kernel-flag", &text);
     let out = tcpsim(&[
         "run",
@@ -334,7 +334,7 @@ fn an_unknown_kernel_is_refused_with_the_known_ones() {
     let text = std::fs::read_to_string(&file).unwrap();
     let p = write_temp(
         "kernel",
-        &text.replace("[app]", "[server]\nkernel = \"6.18\"\n[app]"),
+        &text.replace("kernel = \"4.18\"", "kernel = \"6.18\""),
     );
     let out = tcpsim(&["run", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

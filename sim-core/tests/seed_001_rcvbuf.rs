@@ -187,8 +187,9 @@ fn samples_show_the_unread_buffer_and_the_closed_window() {
     assert_eq!(client.unread, server.bytes_acked);
     assert!(client.unread > 0 && client.unread <= client.rcvbuf);
     // The server's send buffer holds unsent data, charged above the 2/3 at
-    // which a blocked writer would be woken, so the application's write
-    // stays blocked on the rest.
+    // which a blocked writer would be woken. (With the seed's 3.10 GSO skbs,
+    // which may run past the buffer, the writer can have queued the whole
+    // response by then.)
     assert!(server.notsent_bytes > 0);
     assert!(
         server.wmem_queued > server.sndbuf * 2 / 3,
@@ -196,5 +197,5 @@ fn samples_show_the_unread_buffer_and_the_closed_window() {
         server.wmem_queued,
         server.sndbuf
     );
-    assert!(server.notsent_bytes + server.bytes_acked < r.scenario.app.response_bytes());
+    assert!(server.notsent_bytes + server.bytes_acked <= r.scenario.app.response_bytes());
 }

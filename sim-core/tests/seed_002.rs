@@ -48,12 +48,13 @@ fn restarting_after_idle_or_reconnecting_costs_slow_start_again() {
         fresh > reused && reused > warm,
         "{fresh:.1} > {reused:.1} > {warm:.1}"
     );
-    // A new connection pays exactly one more round trip (the handshake) than a
-    // connection whose cwnd restarted from initcwnd after idling.
-    assert!(
-        (fresh - reused - 4.0).abs() < 0.1,
-        "{fresh:.1} vs {reused:.1}"
-    );
+    // A new connection pays one more round trip (the handshake) than a
+    // connection whose cwnd restarted from initcwnd after idling, and on the
+    // seed's 2.6.32 a little more while the client's receive window opens
+    // from its 10-segment start (tcp_default_init_rwnd): 0.18 ms here, none
+    // with `initial_rwnd = "unlimited"`.
+    let extra = fresh - reused - 4.0;
+    assert!((0.0..0.3).contains(&extra), "{fresh:.2} vs {reused:.2}");
     // Slow start from 10 segments costs several round trips on top of the warm read.
     assert!(reused - warm > 3.0 * 4.0, "{reused:.1} vs {warm:.1}");
 }

@@ -12,8 +12,9 @@ fn range(name: &str) -> (f64, f64) {
 #[test]
 fn every_corner_of_the_parameter_space_simulates() {
     let spec = widget("slow-start").unwrap();
-    // rtt, bandwidth, mss, initcwnd, size, rwnd, rcvbuf, kernel (each
-    // kernel era is a corner too: 2.6.32 is its minimum, today its maximum).
+    // rtt, bandwidth, mss, initcwnd, size, rwnd, rcvbuf, kernel,
+    // client_kernel (each kernel era is a corner too: 2.6.32 is its minimum,
+    // today its maximum; the client's `same` its minimum).
     let names = spec.param_names();
     // Each parameter at its minimum or maximum, the others at their defaults,
     // plus the harshest combinations of the ones that drive run time.
@@ -39,7 +40,7 @@ fn every_corner_of_the_parameter_space_simulates() {
     for r in [rtt.0, rtt.1] {
         for b in [bw.0, bw.1] {
             for m in [mss.0, mss.1] {
-                cases.push(vec![r, b, m, 100.0, size.1, 1024.0, 4096.0, today]);
+                cases.push(vec![r, b, m, 100.0, size.1, 1024.0, 4096.0, today, 0.0]);
                 cases.push(vec![
                     r,
                     b,
@@ -49,6 +50,7 @@ fn every_corner_of_the_parameter_space_simulates() {
                     65535.0,
                     32.0 * 1024.0 * 1024.0,
                     today,
+                    0.0,
                 ]);
             }
         }

@@ -32,10 +32,12 @@ fn peak_outstanding(m: &Model, from_ns: f64) -> f64 {
 
 /// The browser benchmark's case (b): BBR at 1 Gbit/s × 210 ms with 64 MiB
 /// ceilings has more than the path's BDP (18,130 segments of 1448 B)
-/// outstanding at the end of Startup, inside the part the bench plays
+/// outstanding at the end of Startup, and less than Startup's cwnd gain
+/// (2/ln 2 = 2.89) times it, inside the part the bench plays
 /// (2.7 s to 3.2 s), which the widget's packet records still cover;
-/// seed 003's 25 MiB send-buffer ceiling, charged with per-packet
-/// overhead, stops it at about 8,000.
+/// seed 003's 25 MiB send-buffer ceiling stops it below the BDP (about
+/// 8,000 segments when each is charged its own 2 KB skb, as on 2.6.32;
+/// about 15,000 with today's GSO skbs).
 #[test]
 fn raised_ceilings_let_bbr_fill_a_gigabit_long_fat_path() {
     let path = [
@@ -52,13 +54,13 @@ fn raised_ceilings_let_bbr_fill_a_gigabit_long_fat_path() {
     assert!(until > 3.2e9, "packet records end at {until} ns");
     let peak = peak_outstanding(&m, 2.7e9);
     assert!(
-        (17_000.0..23_000.0).contains(&peak),
+        (17_000.0..2.89 * 18_130.0).contains(&peak),
         "64 MiB ceilings: {peak:.0} segments outstanding from 2.7 s"
     );
     let seed = peak_outstanding(&model(&path), 2.7e9);
-    // Less than half the BDP.
+    // Less than the BDP.
     assert!(
-        seed < 9_000.0,
+        seed < 18_130.0,
         "seed 003's ceilings: {seed:.0} segments outstanding from 2.7 s"
     );
 }
@@ -77,6 +79,6 @@ fn a_low_send_buffer_ceiling_sets_the_rate_for_both_algorithms() {
         "cubic {cubic:.0} bit/s, bbr {bbr:.0} bit/s"
     );
     // And well under what either reaches with the seed's ceilings (about 70
-    // and 100 Mbit/s).
-    assert!(cubic < 40e6 && bbr < 40e6, "cubic {cubic:.0}, bbr {bbr:.0}");
+    // and 100 Mbit/s): under half of BBR's.
+    assert!(cubic < 50e6 && bbr < 50e6, "cubic {cubic:.0}, bbr {bbr:.0}");
 }

@@ -24,8 +24,8 @@
 
 use super::{
     Behaviour, ConfigError, DEFAULT_MSS, DelayedAck, Frto, HostConfig, InitialRwnd, Kernel, Nagle,
-    NotsentLowat, OfoGrowth, Qdisc, RX_TRUESIZE_DEFAULT, ReceiverConfig, RxTruesize, SendSkbs,
-    SenderConfig, Sysctls, TCP_INIT_CWND, Tlp, TsoSize, TxSkbHead, WindowShare,
+    NotsentLowat, OfoGrowth, Qdisc, ReceiverConfig, RxTruesize, SendSkbs, SenderConfig, Sysctls,
+    TCP_INIT_CWND, Tlp, TsoSize, TxSkbHead, WindowShare,
 };
 use crate::cc::Algorithm;
 use crate::tcp::metrics::MetricsConfig;
@@ -87,7 +87,9 @@ pub struct HostSettings {
     mss: u32,
     syn_window_limit: Option<u32>,
     /// What the host's network driver charges per received segment.
-    rx_truesize: RxTruesize,
+    /// `None`: a driver's buffer per frame for this host's MSS
+    /// ([`RxTruesize::per_frame_for`]).
+    rx_truesize: Option<RxTruesize>,
     /// The kernel's behaviour switches (its era's, then any changed).
     behaviour: Behaviour,
     /// The era the defaults and switches came from (`None`: none named).
@@ -122,21 +124,21 @@ impl HostSettings {
             delayed_ack: DelayedAck::Linux,
             mss: DEFAULT_MSS,
             syn_window_limit: None,
-            rx_truesize: RxTruesize::Ideal,
+            rx_truesize: Some(RxTruesize::Ideal),
             behaviour: Behaviour::model(),
             kernel: None,
         }
     }
 
     /// A host running `kernel`: its era's sysctl defaults and behaviour, and
-    /// a network driver that charges [`RX_TRUESIZE_DEFAULT`] per received
-    /// segment. (The default host keeps the model's [`RxTruesize::Ideal`]
-    /// until hosts default to today's kernel.)
+    /// a network driver that receives each frame into a buffer of its own
+    /// ([`RxTruesize::per_frame_for`] its MSS: [`super::RX_TRUESIZE_DEFAULT`] at
+    /// MTU 1500).
     pub fn for_kernel(kernel: Kernel) -> Self {
         HostSettings {
             behaviour: kernel.behaviour(),
             kernel: Some(kernel),
-            rx_truesize: RxTruesize::PerPacket(RX_TRUESIZE_DEFAULT),
+            rx_truesize: None,
             ..HostSettings::new(kernel.sysctls())
         }
     }
@@ -319,7 +321,7 @@ impl HostSettings {
         /// among several segments). Kernels 6.6+ measure their window share
         /// from it (`scaling_ratio` = payload / truesize), and every kernel
         /// counts it against `sk_rcvbuf`. `finish()` checks that it exceeds the MSS.
-        fn set_rx_truesize(v: RxTruesize) => rx_truesize = v;
+        fn set_rx_truesize(v: RxTruesize) => rx_truesize = Some(v);
         /// SYN retransmissions at a constant RTO before backoff (6.5+: 4).
         fn set_syn_linear_timeouts(n: u32) => behaviour.syn_linear_timeouts = n;
 
@@ -467,7 +469,9 @@ impl HostSettings {
             autotune,
             locked: locked.is_some(),
             tcp_rmem_max: s.tcp_rmem[2],
-            rx_truesize: self.rx_truesize,
+            rx_truesize: self
+                .rx_truesize
+                .unwrap_or(RxTruesize::per_frame_for(self.mss)),
             route_initrwnd: self.route_initrwnd,
             syn_window_limit: self.syn_window_limit,
             window_share,

@@ -94,42 +94,14 @@ impl Kernel {
 
     /// The era of a host whose settings name none: a scenario file's host
     /// without `kernel`, `HostSettings::default()`, a widget at `kernel=today`.
+    /// Today's longterm kernel, so the book teaches what a reader's machine
+    /// does; the seeds' scenario files name their own eras.
     ///
-    /// **The flip.** `None` means the model: `Sysctls::default()` (6.x
-    /// defaults before 6.16: `tcp_rmem[2]` 6 MiB, `rmem_max` 212992) with
-    /// [`Behaviour::model`], what the simulator did before it knew eras, so
-    /// that no output changes while the switches are implemented one by one.
-    /// Once every switch is, this becomes `Some(Kernel::Today)` and nothing
-    /// else needs to change for hosts to run today's Linux by default.
-    ///
-    /// The flip must then re-pin the tests that pin the model's figures.
-    /// Flipping this alone (no switch implemented yet, so only today's
-    /// sysctl defaults differ: `tcp_rmem[2]` 32 MiB, so window scale 10, and
-    /// `rmem_max`/`wmem_max` 4 MiB) fails these, and each switch implemented
-    /// since adds its own (flip it and run `cargo test --workspace
-    /// --no-fail-fast` for the current list; checked on 2026-11-24):
-    ///
-    /// - `config::kernel::tests::a_host_that_names_no_kernel_is_the_model_until_the_flip`;
-    /// - `config::host_settings::tests`: `a_host_as_booted_is_the_default_host_config`,
-    ///   `from_8_mib_the_setters_offer_the_window_scale_the_buffer_needs`,
-    ///   `so_rcvbuf_is_capped_at_rmem_max_before_it_is_doubled`,
-    ///   `so_sndbuf_is_doubled_capped_at_wmem_max_and_at_least_sock_min_sndbuf`,
-    ///   `the_slow_start_widget_gets_the_same_hosts_from_the_setters`,
-    ///   `the_window_scale_fits_max_of_tcp_rmem_2_and_rmem_max`;
-    /// - `scenario_file::tests`: `a_minimal_file_gives_linux_defaults`,
-    ///   `so_rcvbuf_is_doubled_capped_and_locks_autotuning`,
-    ///   `the_window_scale_fits_the_largest_buffer_the_socket_could_get`;
-    ///   `scenario_file::tests_kernel::a_host_that_names_no_kernel_is_the_model_until_the_flip`;
-    /// - `tests/cli.rs`: `csv_and_trace_formats_describe_the_same_run`,
-    ///   `the_ss_line_describes_the_servers_socket`;
-    /// - `widget-catalogue`'s `presets_match_scenarios`: the slow-start
-    ///   widget's `small-buffer` preset file (`scenarios/slow-start-small-buffer.toml`)
-    ///   writes `tcp_rmem` up to 6 MiB where the widget keeps its era's
-    ///   ceiling (32 MiB today): the file's third value must follow;
-    /// - outside the tests: every scenario's output (`/work/golden`), the
-    ///   figures the chapters quote from the presets, and the scenario
-    ///   appendix's "default without `kernel`" column.
-    pub const UNNAMED: Option<Kernel> = None;
+    /// (Until every behaviour switch was implemented this was `None`, the
+    /// simulator's model before it knew eras: `Sysctls::default()` with
+    /// [`Behaviour::model`], which tests that pin the model's arithmetic
+    /// still build with `HostSettings::new(Sysctls::default())`.)
+    pub const UNNAMED: Option<Kernel> = Some(Kernel::Today);
 
     /// The sysctls a host of this kernel boots with. Only the kernel's own
     /// defaults: what a distribution's sysctl files change (systemd sets
@@ -609,12 +581,15 @@ mod tests {
     }
 
     #[test]
-    fn a_host_that_names_no_kernel_is_the_model_until_the_flip() {
+    fn a_host_that_names_no_kernel_runs_today() {
         use crate::config::HostSettings;
-        assert_eq!(Kernel::UNNAMED, None);
+        assert_eq!(Kernel::UNNAMED, Some(Kernel::Today));
         let host = HostSettings::default().derive();
-        assert_eq!(host, HostSettings::new(Sysctls::default()).derive());
-        assert_eq!((host.behaviour, host.kernel), (Behaviour::model(), None));
+        assert_eq!(host, HostSettings::for_kernel(Kernel::Today).derive());
+        assert_eq!(
+            (host.behaviour, host.kernel),
+            (Kernel::Today.behaviour(), Some(Kernel::Today))
+        );
         // A widget's `today` is that host; its other eras are their own.
         assert_eq!(
             HostSettings::for_kernel_choice(Kernel::Today),

@@ -113,7 +113,10 @@ pub struct Scenario {
 }
 
 impl Default for Scenario {
-    /// Seed 004's setup: 512 KiB over ~7 ms RTT at 1 Gbit/s, Linux defaults.
+    /// Seed 004's setup: 512 KiB over ~7 ms RTT at 1 Gbit/s, between two
+    /// of the simulator's model hosts (`HostConfig::default()`: the hosts
+    /// before it knew kernel eras, which many tests set field by field). A
+    /// scenario file or a widget builds today's hosts through `HostSettings`.
     fn default() -> Self {
         Scenario {
             path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),

@@ -19,9 +19,9 @@ response = "512KiB"
 
 #[test]
 fn the_window_scale_fits_the_largest_buffer_the_socket_could_get() {
-    // tcp_rmem[2] = 6 MiB (default): ilog2(6291456) − 15 = 22 − 15 = 7.
+    // tcp_rmem[2] = 32 MiB (today's default): ilog2(33554432) − 15 = 10.
     let (_, s) = parse(MINIMAL).unwrap();
-    assert_eq!(s.client.receiver.wscale, 7);
+    assert_eq!(s.client.receiver.wscale, 10);
     // Seed 003's 34,952,000: ilog2 = 25, so 10 (a 67 MB window is possible).
     let text = MINIMAL.replace(
         "[app]",
@@ -29,10 +29,18 @@ fn the_window_scale_fits_the_largest_buffer_the_socket_could_get() {
     );
     let (_, s) = parse(&text).unwrap();
     assert_eq!(s.client.receiver.wscale, 10);
-    // A small SO_RCVBUF does not lower it below what tcp_rmem[2] needs.
+    // A small SO_RCVBUF set before connect() clamps it (3.x and later:
+    // tcp_connect_init limits the window to the locked buffer); 2.6.32 kept
+    // what tcp_rmem[2] needs.
     let text = MINIMAL.replace("[app]", "[client.sockopt]\nSO_RCVBUF = \"8KiB\"\n[app]");
     let (_, s) = parse(&text).unwrap();
-    assert_eq!(s.client.receiver.wscale, 7);
+    assert_eq!(s.client.receiver.wscale, 0);
+    let (_, s) = parse(&text.replace(
+        "[client.sockopt]",
+        "[client]\nkernel = \"2.6.32\"\n[client.sockopt]",
+    ))
+    .unwrap();
+    assert_eq!(s.client.receiver.wscale, 7, "2.6.32: tcp_rmem[2] 4 MiB");
 }
 
 #[test]
@@ -45,10 +53,15 @@ fn a_minimal_file_gives_linux_defaults() {
         "44 x 1460, as Linux's SYN says"
     );
     assert_eq!(s.app.response, vec![524_288]);
+    let today = crate::config::HostSettings::default().derive();
     assert_eq!(
         s,
-        Scenario::default(),
-        "the defaults are seed 004's 7 ms case"
+        Scenario {
+            client: today.clone(),
+            server: today,
+            ..Scenario::default()
+        },
+        "the defaults are seed 004's 7 ms case on today's hosts"
     );
 }
 
@@ -62,8 +75,16 @@ fn so_rcvbuf_is_doubled_capped_and_locks_autotuning() {
     let (_, s) = parse(&text).unwrap();
     assert_eq!(
         s.client.receiver.rcvbuf,
+        2 << 20,
+        "1 MiB under today's 4 MiB rmem_max, doubled"
+    );
+    let text =
+        format!("{MINIMAL}\n[client]\nkernel = \"5.5\"\n[client.sockopt]\nSO_RCVBUF = \"1MiB\"\n");
+    let (_, s) = parse(&text).unwrap();
+    assert_eq!(
+        s.client.receiver.rcvbuf,
         2 * RMEM_MAX_DEFAULT,
-        "capped at rmem_max, then doubled"
+        "capped at 5.5's rmem_max (212992), then doubled"
     );
 }
 

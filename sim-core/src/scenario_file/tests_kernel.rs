@@ -41,16 +41,12 @@ fn todays_kernel_offers_the_scale_its_32_mib_tcp_rmem_needs() {
 }
 
 #[test]
-fn a_host_that_names_no_kernel_is_the_model_until_the_flip() {
+fn a_host_that_names_no_kernel_runs_today() {
     let (_, s) = parse(MINIMAL).unwrap();
-    assert_eq!(
-        Kernel::UNNAMED,
-        None,
-        "the flip re-pins the tests listed there"
-    );
-    assert_eq!((s.client.kernel, s.server.kernel), (None, None));
-    assert_eq!(s.client.behaviour, Behaviour::model());
-    assert_eq!(s.client.receiver.wscale, 7, "tcp_rmem[2] 6 MiB");
+    let today = Some(Kernel::Today);
+    assert_eq!((s.client.kernel, s.server.kernel), (today, today));
+    assert_eq!(s.client.behaviour, Kernel::Today.behaviour());
+    assert_eq!(s.client.receiver.wscale, 10, "tcp_rmem[2] 32 MiB");
 }
 
 #[test]

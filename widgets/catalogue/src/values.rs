@@ -131,6 +131,43 @@ impl Choice for sim_core::config::Kernel {
     }
 }
 
+/// The client's kernel where it may differ from the server's: `same`, or
+/// one of sim-core's eras (seed 004's capture: a 5.5 client, a 4.18 server).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientKernel {
+    Same,
+    Era(sim_core::config::Kernel),
+}
+
+impl Choice for ClientKernel {
+    /// `same`, then `Kernel::NAMES` in order (a test checks they agree).
+    const NAMES: &'static [&'static str] = &["same", "2.6.32", "3.10", "4.18", "5.5", "today"];
+    fn from_index(index: usize) -> Option<Self> {
+        match index {
+            0 => Some(ClientKernel::Same),
+            i => sim_core::config::Kernel::ALL
+                .get(i - 1)
+                .map(|&k| ClientKernel::Era(k)),
+        }
+    }
+    fn index(self) -> usize {
+        match self {
+            ClientKernel::Same => 0,
+            ClientKernel::Era(k) => k as usize + 1,
+        }
+    }
+}
+
+impl ClientKernel {
+    /// The client's era when the server runs `server`.
+    pub fn or(self, server: sim_core::config::Kernel) -> sim_core::config::Kernel {
+        match self {
+            ClientKernel::Same => server,
+            ClientKernel::Era(k) => k,
+        }
+    }
+}
+
 /// One parameter of a widget, typed by what it holds. Declared as a `const`
 /// in the widget's module:
 ///

@@ -5,15 +5,23 @@ use super::*;
 use crate::config::{PAGE_SIZE, RMEM_MAX_DEFAULT, Scenario, TCP_RMEM_MAX, WMEM_MAX_DEFAULT};
 use crate::time::SimDuration;
 
+/// A 5.5 host with `set` applied. The numbers below were worked out for
+/// 5.5's defaults (`rmem_max`/`wmem_max` 212992, `tcp_rmem[2]` 6 MiB); the
+/// rules are today's too, whose larger defaults other tests cover.
 fn finish(set: impl FnOnce(&mut HostSettings)) -> HostConfig {
-    let mut settings = HostSettings::default();
+    let mut settings = HostSettings::for_kernel(Kernel::V5_5);
     set(&mut settings);
     settings.finish().unwrap()
 }
 
 #[test]
-fn a_host_as_booted_is_the_default_host_config() {
-    assert_eq!(HostSettings::default().finish(), Ok(HostConfig::default()));
+fn a_host_that_names_no_kernel_is_todays_as_booted() {
+    let today = HostSettings::for_kernel(Kernel::Today).finish().unwrap();
+    assert_eq!(HostSettings::default().finish(), Ok(today.clone()));
+    assert_eq!(today.kernel, Some(Kernel::Today));
+    // 6.18: rmem_max 4 MiB and tcp_rmem[2] 32 MiB, so window scale 10.
+    assert_eq!(today.receiver.wscale, 10);
+    assert_eq!(today.receiver.rcvbuf_max, 32 << 20);
 }
 
 #[test]
@@ -108,8 +116,9 @@ fn the_window_scale_fits_max_of_tcp_rmem_2_and_rmem_max() {
         10
     );
     assert_eq!(finish(|s| s.set_rmem_max(seed_003)).receiver.wscale, 10);
-    // A small SO_RCVBUF does not lower it.
-    assert_eq!(finish(|s| s.set_so_rcvbuf(8 * 1024)).receiver.wscale, 7);
+    // A small SO_RCVBUF set before connect() clamps it on 3.x and later
+    // (`rcvbuf_lock_clamps_wscale`): 16 KiB needs no scaling.
+    assert_eq!(finish(|s| s.set_so_rcvbuf(8 * 1024)).receiver.wscale, 0);
     // 64 KiB - 1 needs no scaling; 2 GiB would need 16, capped at 14.
     let small = finish(|s| {
         s.set_tcp_rmem([4_096, 16_384, 65_535]);
@@ -162,14 +171,12 @@ fn the_rx_truesize_must_exceed_the_mss() {
         e.message,
         "1448 B is outside the allowed range 1449 B to 1048576 B"
     );
+    // A jumbo frame takes a 16 KB buffer: 9014 bytes on the wire.
+    let mut jumbo = HostSettings::default();
+    jumbo.set_mss(8_948);
     assert_eq!(
-        HostSettings::default()
-            .finish()
-            .unwrap()
-            .receiver
-            .rx_truesize,
-        RxTruesize::Ideal,
-        "the model's until hosts default to today's kernel"
+        jumbo.finish().unwrap().receiver.rx_truesize,
+        RxTruesize::PerPacket(16_640)
     );
 }
 
@@ -326,9 +333,15 @@ fn finish_names_the_key_relative_to_the_host() {
     assert_eq!(s.finish().unwrap_err().key, "rcvbuf");
 }
 
-/// `widgets/src/builders/slow_start.rs` today: the hosts set field by field.
+/// What `widgets/src/builders/slow_start.rs` did before the setters (issue
+/// 15): the model's hosts, set field by field.
 fn slow_start_by_fields(mss: u32, initcwnd: u32, rcvbuf: u64, rwnd: u32) -> Scenario {
-    let mut s = Scenario::default();
+    let model = HostConfig::default();
+    let mut s = Scenario {
+        client: model.clone(),
+        server: model,
+        ..Scenario::default()
+    };
     s.server.sender.mss = mss;
     s.client.sender.mss = mss;
     s.server.sender.initcwnd = initcwnd;
@@ -346,12 +359,15 @@ fn initial_window(r: &ReceiverConfig, mss: u32) -> u32 {
     first.rcv_wnd.min(65_535) as u32
 }
 
-/// The same hosts from the setters, as the builder can write them.
+/// The same hosts from the setters, as the builder can write them. Both are
+/// the model's hosts (`Sysctls::default()`, `Behaviour::model()`), the ones
+/// the field-by-field builder wrote, so these tests check the setters'
+/// arithmetic against it.
 fn slow_start_by_settings(mss: u32, initcwnd: u32, rcvbuf: u64, rwnd: u32) -> Scenario {
-    let mut server = HostSettings::default();
+    let mut server = HostSettings::new(Sysctls::default());
     server.set_mss(mss);
     server.set_route_initcwnd(initcwnd);
-    let mut client = HostSettings::default();
+    let mut client = HostSettings::new(Sysctls::default());
     client.set_mss(mss);
     client.set_tcp_rmem([PAGE_SIZE, rcvbuf, TCP_RMEM_MAX.max(rcvbuf)]);
     client.set_syn_window_limit(rwnd);

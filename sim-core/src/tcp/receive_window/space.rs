@@ -135,6 +135,19 @@ pub enum RxTruesize {
 pub const RX_TRUESIZE_DEFAULT: u32 = 2_304;
 
 impl RxTruesize {
+    /// A driver that receives each frame into a buffer of its own: 2 KB for
+    /// a standard MTU (up to 1500 bytes: [`RX_TRUESIZE_DEFAULT`]), the next
+    /// power of two for a jumbo frame (9000 bytes: 16 KB, truesize 16640),
+    /// plus the 256 bytes of `struct sk_buff`. `mss` is the payload of a
+    /// full segment; the frame adds 52 bytes of IP and TCP headers with
+    /// timestamps and 14 of Ethernet.
+    pub fn per_frame_for(mss: u32) -> RxTruesize {
+        let frame = mss.saturating_add(52 + 14);
+        RxTruesize::PerPacket(frame.next_power_of_two().max(2_048) + 256)
+    }
+}
+
+impl RxTruesize {
     /// The truesize of a segment with `len` bytes of payload.
     pub fn of(self, len: u32, share: WindowShare) -> u64 {
         match self {

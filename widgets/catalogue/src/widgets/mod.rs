@@ -104,10 +104,7 @@ mod tests {
         values.set(KERNEL, Kernel::Today);
         let s = (slow_start::WIDGET.scenario)(&values);
         let unnamed = HostSettings::default().derive().receiver.rcvbuf_max;
-        assert_eq!(
-            s.client.receiver.rcvbuf_max, unnamed,
-            "6 MiB until the flip"
-        );
+        assert_eq!(s.client.receiver.rcvbuf_max, unnamed, "today's 32 MiB");
         values.set(KERNEL, Kernel::V2_6_32);
         let s = (slow_start::WIDGET.scenario)(&values);
         assert_eq!(s.client.receiver.rcvbuf_max, 4_194_304, "2.6.32's 4 MiB");
@@ -115,6 +112,17 @@ mod tests {
             s.client.receiver.rcvbuf, 131_072,
             "the slider's tcp_rmem[1]"
         );
+    }
+
+    #[test]
+    fn the_client_kernel_choice_is_same_then_every_era() {
+        use crate::values::{Choice, ClientKernel};
+        use sim_core::config::Kernel;
+        assert_eq!(ClientKernel::NAMES[0], "same");
+        assert_eq!(&ClientKernel::NAMES[1..], &Kernel::NAMES[..]);
+        for (i, _) in ClientKernel::NAMES.iter().enumerate() {
+            assert_eq!(ClientKernel::from_index(i).unwrap().index(), i);
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
-use crate::values::{Bytes, Count, Duration, Param, Rate, Values};
+use crate::values::{Bytes, ClientKernel, Count, Duration, Param, Rate, Values};
 use sim_core::config::{HostSettings, Kernel, PAGE_SIZE, PathConfig, Scenario};
 use sim_core::tcp::receive_window::TCPOLEN_TSTAMP_ALIGNED;
 
@@ -20,6 +20,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         RWND.spec,
         RCVBUF.spec,
         KERNEL.spec,
+        CLIENT_KERNEL.spec,
     ],
     presets: PRESETS,
     values_of,
@@ -76,6 +77,13 @@ pub const RCVBUF: Param<Bytes> = Param::new(
 .log_scale()
 .knob("net.ipv4.tcp_rmem");
 
+pub const CLIENT_KERNEL: Param<ClientKernel> = Param::new(
+    "client_kernel",
+    "Client's kernel",
+    "the Linux the client runs, if not the server's: the seed's capture had a 5.5 client and a 4.18 server",
+)
+.default(0.0);
+
 const PRESETS: &[Preset] = &[
     Preset {
         name: "seed-7ms",
@@ -126,7 +134,7 @@ fn scenario(v: &Values) -> Scenario {
     server.set_mss(mss);
     server.set_route_initcwnd(v.count(INITCWND));
     let rcvbuf = v.bytes(RCVBUF);
-    let mut client = HostSettings::for_kernel_choice(kernel);
+    let mut client = HostSettings::for_kernel_choice(v.choice(CLIENT_KERNEL).or(kernel));
     client.set_mss(mss);
     // tcp_rmem[1] from the slider; the ceiling the kernel's tcp_rmem[2], but
     // never below it, so autotuning can still grow the buffer.
@@ -167,6 +175,16 @@ fn values_of(s: &Scenario) -> Values {
     v.set(SIZE, s.app.response_bytes());
     v.set(RWND, u64::from(s.client.receiver.syn_window));
     v.set(RCVBUF, s.client.receiver.rcvbuf);
-    v.set(KERNEL, s.server.kernel.unwrap_or(Kernel::Today));
+    let server = s.server.kernel.unwrap_or(Kernel::Today);
+    let client = s.client.kernel.unwrap_or(Kernel::Today);
+    v.set(KERNEL, server);
+    v.set(
+        CLIENT_KERNEL,
+        if client == server {
+            ClientKernel::Same
+        } else {
+            ClientKernel::Era(client)
+        },
+    );
     v
 }
