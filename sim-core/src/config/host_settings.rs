@@ -345,8 +345,8 @@ impl HostSettings {
 
     // sysctl -w, with the sysctl's range checked
 
-    /// `net.ipv4.tcp_adv_win_scale` (kernels before 6.6; setting it selects
-    /// their accounting, `tcp_win_from_space`, instead of `scaling_ratio`).
+    /// `net.ipv4.tcp_adv_win_scale` (kernels before 6.6, `tcp_win_from_space`;
+    /// today's kernel keeps the sysctl but ignores it for `scaling_ratio`).
     /// The sysctl's range is -31 to 31; the simulator does not take 0.
     pub fn set_tcp_adv_win_scale(&mut self, scale: i64) -> Result<(), ConfigError> {
         match scale {
@@ -459,9 +459,12 @@ impl HostSettings {
         let locked = self.so_rcvbuf.map(|asked| sk_rcvbuf_for(asked, s.rmem_max));
         let (rcvbuf, rcvbuf_max, autotune) =
             initial_buffer(locked, s.tcp_rmem, s.tcp_moderate_rcvbuf);
-        let window_share = s
-            .tcp_adv_win_scale
-            .map_or(WindowShare::ScalingRatio, WindowShare::AdvWinScale);
+        // 6.6 (dfa2f0483360) stopped reading tcp_adv_win_scale: today's
+        // kernel measures scaling_ratio whatever the sysctl says.
+        let window_share = match (self.kernel, s.tcp_adv_win_scale) {
+            (Some(Kernel::Today), _) | (_, None) => WindowShare::ScalingRatio,
+            (_, Some(n)) => WindowShare::AdvWinScale(n),
+        };
         let mut receiver = ReceiverConfig {
             syn_window: 0, // from the buffer, below
             rcvbuf,

@@ -473,3 +473,14 @@ fn tcp_notsent_lowat_is_refused_where_it_cannot_work() {
             .contains("block every write")
     );
 }
+
+#[test]
+fn todays_kernel_ignores_tcp_adv_win_scale_as_6_6_does() {
+    let share = |k: Kernel| {
+        let mut h = HostSettings::for_kernel(k);
+        h.set_tcp_adv_win_scale(2).unwrap();
+        h.finish().unwrap().receiver.window_share
+    };
+    assert_eq!(share(Kernel::Today), WindowShare::ScalingRatio);
+    assert_eq!(share(Kernel::V5_5), WindowShare::AdvWinScale(2));
+}
