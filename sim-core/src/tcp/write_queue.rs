@@ -135,15 +135,18 @@ struct Skb {
     linear_room: u64,
 }
 
-/// The skbs of the retransmission queue and the write queue, in order.
+/// The skbs of the retransmission queue and the write queue, in order. Two
+/// deques, so that cutting a TSO packet off the send head (`tso_fragment`)
+/// moves no other skb, however many wait behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WriteQueue {
     head: TxSkbHead,
-    skbs: VecDeque<Skb>,
+    /// Sent skbs (`tcp_rtx_queue`), oldest first.
+    rtx: VecDeque<Skb>,
+    /// Unsent skbs (`sk_write_queue`); the first is the send head.
+    unsent: VecDeque<Skb>,
     /// Where the first skb starts: snd_una once ACKs trimmed it.
     start: u64,
-    /// The first `sent` skbs are on the retransmission queue; the rest unsent.
-    sent: usize,
     /// `sk_wmem_queued`: the truesize of all of them.
     wmem_queued: u64,
 }
@@ -153,9 +156,9 @@ impl WriteQueue {
     pub fn new(head: TxSkbHead, start: u64) -> Self {
         WriteQueue {
             head,
-            skbs: VecDeque::new(),
+            rtx: VecDeque::new(),
+            unsent: VecDeque::new(),
             start,
-            sent: 0,
             wmem_queued: 0,
         }
     }
@@ -165,40 +168,43 @@ impl WriteQueue {
         self.wmem_queued
     }
 
-    fn start_of(&self, i: usize) -> u64 {
-        if i == 0 {
-            self.start
-        } else {
-            self.skbs[i - 1].end
-        }
+    /// Where the sent skbs end: the start of the first unsent one.
+    pub fn sent_end(&self) -> u64 {
+        self.rtx.back().map_or(self.start, |skb| skb.end)
     }
 
-    fn len_of(&self, i: usize) -> u64 {
-        self.skbs[i].end - self.start_of(i)
+    /// The `k`th unsent skb's start and length.
+    fn unsent_span(&self, k: usize) -> (u64, u64) {
+        let start = match k {
+            0 => self.sent_end(),
+            k => self.unsent[k - 1].end,
+        };
+        (start, self.unsent[k].end - start)
     }
 
     /// Bytes `tcp_sendmsg` may still append to the tail skb without a memory
     /// check: up to `goal`, if the tail is unsent (`copy = size_goal - skb->len`).
     pub fn tail_room(&self, goal: u64) -> u64 {
-        match self.skbs.len() {
-            n if n > self.sent => goal.saturating_sub(self.len_of(n - 1)),
-            _ => 0,
+        match self.unsent.len() {
+            0 => 0,
+            n => goal.saturating_sub(self.unsent_span(n - 1).1),
         }
     }
 
     /// The tail skb is the first unsent one (`skb == tcp_send_head(sk)`).
     pub fn tail_is_send_head(&self) -> bool {
-        self.skbs.len() == self.sent + 1
+        self.unsent.len() == 1
     }
 
     /// `tcp_stream_alloc_skb` + `tcp_skb_entail`: a new empty skb at the tail,
     /// starting at `write_seq`; its head is charged at once.
     pub fn entail(&mut self, write_seq: u64) {
-        let (truesize, linear_room) = self.head.fresh(self.skbs.is_empty());
-        if self.skbs.is_empty() {
+        let empty = self.rtx.is_empty() && self.unsent.is_empty();
+        let (truesize, linear_room) = self.head.fresh(empty);
+        if empty {
             self.start = write_seq;
         }
-        self.skbs.push_back(Skb {
+        self.unsent.push_back(Skb {
             end: write_seq,
             truesize,
             linear: 0,
@@ -210,7 +216,7 @@ impl WriteQueue {
     /// Copies `bytes` into the tail skb: the linear head first (already
     /// paid for), then page fragments, charged byte for byte.
     pub fn append(&mut self, bytes: u64) {
-        let skb = self.skbs.back_mut().expect("an skb to append to");
+        let skb = self.unsent.back_mut().expect("an unsent skb to append to");
         let linear = bytes.min(skb.linear_room);
         skb.linear += linear;
         skb.linear_room -= linear;
@@ -219,31 +225,25 @@ impl WriteQueue {
         self.wmem_queued += bytes - linear;
     }
 
-    /// Where the sent skbs end: the start of the first unsent one.
-    pub fn sent_end(&self) -> u64 {
-        self.start_of(self.sent)
-    }
-
     /// The first unsent skb (`tcp_send_head`): its start and length.
     pub fn send_head(&self) -> Option<(u64, u64)> {
-        (self.sent < self.skbs.len()).then(|| (self.start_of(self.sent), self.len_of(self.sent)))
+        (!self.unsent.is_empty()).then(|| self.unsent_span(0))
     }
 
     /// `tcp_grow_skb`: moves up to `bytes` from the next skb into the send
     /// head, freeing the next skb if that empties it. `skb_shift` moves paged
     /// data only, so a next skb with a linear part stays as it is.
     pub fn grow_send_head(&mut self, bytes: u64) {
-        let (i, j) = (self.sent, self.sent + 1);
-        if j >= self.skbs.len() || self.skbs[j].linear > 0 {
+        if self.unsent.len() < 2 || self.unsent[1].linear > 0 {
             return;
         }
-        let moved = bytes.min(self.len_of(j));
-        self.skbs[i].end += moved;
-        self.skbs[i].truesize += moved;
-        self.skbs[j].truesize -= moved;
-        if self.skbs[j].end == self.skbs[i].end {
+        let moved = bytes.min(self.unsent_span(1).1);
+        self.unsent[0].end += moved;
+        self.unsent[0].truesize += moved;
+        self.unsent[1].truesize -= moved;
+        if self.unsent[1].end == self.unsent[0].end {
             // tcp_eat_one_skb: the emptied skb and its head are freed.
-            let eaten = self.skbs.remove(j).expect("the next skb");
+            let eaten = self.unsent.remove(1).expect("the next skb");
             self.wmem_queued -= eaten.truesize;
         }
     }
@@ -252,11 +252,9 @@ impl WriteQueue {
     /// at most `limit` bytes: `tso_fragment` first cuts off the rest as a
     /// new unsent skb with a head of its own. Returns where the packet ends.
     pub fn transmit_send_head(&mut self, limit: u64) -> u64 {
-        let i = self.sent;
         let (start, len) = self.send_head().expect("unsent data");
+        let mut skb = self.unsent.pop_front().expect("unsent data");
         if len > limit {
-            let cut = start + limit;
-            let skb = &mut self.skbs[i];
             // tcp_fragment's nsize: linear bytes past the cut move along.
             let moved_linear = skb.linear.saturating_sub(limit);
             let paged = len - limit - moved_linear;
@@ -268,12 +266,12 @@ impl WriteQueue {
                 linear: moved_linear,
                 linear_room: 0,
             };
-            skb.end = cut;
+            skb.end = start + limit;
             self.wmem_queued += rest.truesize - paged;
-            self.skbs.insert(i + 1, rest);
+            self.unsent.push_front(rest);
         }
-        self.sent += 1;
-        self.skbs[i].end
+        self.rtx.push_back(skb);
+        skb.end
     }
 
     /// The peer acknowledged everything before `snd_una`: fully acknowledged
@@ -282,19 +280,19 @@ impl WriteQueue {
     /// whether an skb was freed (`SOCK_QUEUE_SHRUNK`).
     pub fn ack(&mut self, snd_una: u64) -> bool {
         let mut freed = false;
-        while let Some(skb) = self.skbs.front().copied() {
-            if skb.end > snd_una || self.sent == 0 {
+        while let Some(skb) = self.rtx.front().copied() {
+            if skb.end > snd_una {
                 break;
             }
-            self.skbs.pop_front();
-            self.sent -= 1;
+            self.rtx.pop_front();
             self.wmem_queued -= skb.truesize;
             self.start = skb.end;
             freed = true;
         }
-        if snd_una > self.start && self.sent > 0 {
+        if snd_una > self.start
+            && let Some(skb) = self.rtx.front_mut()
+        {
             let trimmed = snd_una - self.start;
-            let skb = self.skbs.front_mut().expect("a partly acknowledged skb");
             let linear = trimmed.min(skb.linear);
             skb.linear -= linear;
             skb.truesize -= trimmed - linear;
