@@ -7,7 +7,7 @@
 
 use crate::WIDGETS;
 use sim_core::config::knobs::{self, ABSENT, Family, Knob, Model};
-use sim_core::config::{Kernel, Sysctls};
+use sim_core::config::Kernel;
 use std::fmt::Write;
 
 /// The eras as the columns show them, newest first.
@@ -19,11 +19,10 @@ const COLUMNS: [Kernel; 5] = [
     Kernel::V2_6_32,
 ];
 
-/// Markdown: the model's own defaults where they are not today's, then one
-/// section per family: an overview table, then an entry per knob.
+/// Markdown: one section per family: an overview table, then an entry per
+/// knob. A host that names no kernel runs today's, the first column.
 pub fn markdown() -> String {
     let mut out = String::new();
-    unnamed_host(&mut out);
     for family in Family::ALL {
         let _ = writeln!(out, "## {}\n", family.title());
         overview(&mut out, family);
@@ -34,37 +33,10 @@ pub fn markdown() -> String {
     out
 }
 
-/// Until the flip (`Kernel::UNNAMED`), a host that names no kernel runs the
-/// model, whose sysctls are not all today's: say which.
-fn unnamed_host(out: &mut String) {
-    if Kernel::UNNAMED.is_some() {
-        return;
-    }
-    let (model, today) = (Sysctls::default(), Kernel::Today.sysctls());
-    let differ: Vec<String> = knobs::SYSCTLS
-        .iter()
-        .filter_map(|k| {
-            let value = model.text(k.name)?;
-            (Some(&value) != today.text(k.name).as_ref()).then(|| format!("`{}` = {value}", k.name))
-        })
-        .collect();
-    let differ = match differ.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => "none".into(),
-    };
-    let _ = writeln!(
-        out,
-        "A host that names no `kernel` (in a scenario file, or a widget at `kernel=today`) still runs \
-         the simulator's model: today's defaults except {differ}, with the rules the simulator \
-         followed before it knew kernels. It will become today's kernel once every rule is in.\n"
-    );
-}
-
 fn overview(out: &mut String, family: Family) {
     let _ = writeln!(
         out,
-        "| {} | today ({}) | in a scenario |\n| --- | --- | --- |",
+        "| {} | today ({}) | scenario table |\n| --- | --- | --- |",
         match family {
             Family::Command => "command",
             _ => "name",
@@ -78,10 +50,19 @@ fn overview(out: &mut String, family: Family) {
             knob.name,
             knob.anchor(),
             knob.default_in(Kernel::Today),
-            scenario(knob)
+            scenario_table(knob)
         );
     }
     out.push('\n');
+}
+
+/// The overview's short form of where a scenario sets it: the host table
+/// (`[HOST.sysctl]`), whose key is the knob's name; the entry gives the key.
+fn scenario_table(knob: &Knob) -> String {
+    match (knob.scenario_key(), knob.family.scenario_table()) {
+        (Some(_), Some(table)) => format!("`[HOST.{table}]`"),
+        _ => scenario(knob),
+    }
 }
 
 /// Where a scenario sets it.

@@ -79,7 +79,7 @@ pub const RCVBUF: Param<Bytes> = Param::new(
 
 pub const CLIENT_KERNEL: Param<ClientKernel> = Param::new(
     "client_kernel",
-    "Client's kernel",
+    "Client's kernel, if different",
     "the Linux the client runs, if not the server's: the seed's capture had a 5.5 client and a 4.18 server",
 )
 .default(0.0);
