@@ -6,7 +6,7 @@
 //! includes.
 
 use crate::WIDGETS;
-use sim_core::config::knobs::{self, ABSENT, Family, Knob, Model};
+use sim_core::config::knobs::{ABSENT, Family, Knob, Model};
 use sim_core::config::Kernel;
 use std::fmt::Write;
 
