@@ -141,6 +141,7 @@ fn widget_parameters(knob: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sim_core::config::knobs;
 
     #[test]
     fn every_knob_has_an_entry_with_every_eras_default() {
