@@ -166,6 +166,10 @@ pub struct TailLossProbe {
     retrans: bool,
     /// A probe the timer chose, for the next `poll_transmit` to send.
     pending: Option<Probe>,
+    /// New data went out in this burst: the probe timer is armed once the
+    /// burst ends (`tcp_write_xmit` calls `tcp_schedule_loss_probe` after
+    /// its loop, not per segment).
+    pub schedule_due: bool,
 }
 
 impl TailLossProbe {
@@ -175,6 +179,7 @@ impl TailLossProbe {
             high_seq: None,
             retrans: false,
             pending: None,
+            schedule_due: false,
         }
     }
 

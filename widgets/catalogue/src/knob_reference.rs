@@ -6,8 +6,8 @@
 //! includes.
 
 use crate::WIDGETS;
-use sim_core::config::knobs::{ABSENT, Family, Knob, Model};
 use sim_core::config::Kernel;
+use sim_core::config::knobs::{ABSENT, Family, Knob, Model};
 use std::fmt::Write;
 
 /// The eras as the columns show them, newest first.

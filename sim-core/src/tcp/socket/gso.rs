@@ -28,6 +28,10 @@ impl Socket {
     /// writer must wait for space (`wait_for_space`), or a full skb is to be
     /// pushed. Returns whether it copied anything.
     pub(super) fn tcp_sendmsg_gso(&mut self) -> bool {
+        // Nothing to copy, or the writer sleeps until tcp_check_space wakes it.
+        if self.sbuf.backlog == 0 || self.sbuf.blocked {
+            return false;
+        }
         // tcp_send_mss → tcp_xmit_size_goal.
         let goal = size_goal(self.mss, self.push.max_window());
         let mut copied = false;

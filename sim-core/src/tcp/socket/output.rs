@@ -29,8 +29,13 @@ impl Socket {
     /// a retransmission.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<(Segment, u32, bool)> {
         let out = self.next_segment(now);
-        if let Some((seg, _, retransmit)) = &out {
-            self.counters.on_send(seg.len, *retransmit);
+        match &out {
+            Some((seg, _, retransmit)) => self.counters.on_send(seg.len, *retransmit),
+            // The end of `tcp_write_xmit`'s loop.
+            None if std::mem::take(&mut self.tlp.schedule_due) => {
+                self.tcp_schedule_loss_probe(now, false);
+            }
+            None => {}
         }
         out
     }
@@ -171,8 +176,9 @@ impl Socket {
             return None;
         }
         let out = self.tcp_send_new_segment(now, len);
-        // "Send one loss probe per tail loss episode."
-        self.tcp_schedule_loss_probe(now, false);
+        // "Send one loss probe per tail loss episode": armed when the burst
+        // ends (`poll_transmit` has nothing more to send at `now`).
+        self.tlp.schedule_due = true;
         Some(out)
     }
 

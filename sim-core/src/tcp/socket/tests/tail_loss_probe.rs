@@ -155,6 +155,8 @@ fn ptos_with_one_and_two_out(variant: Tlp) -> [SimDuration; 2] {
     for (n, pto) in (1..).zip(ptos.iter_mut()) {
         tcp.write(MSS as u64);
         recv!(tcp, pushed(full_segment(n)));
+        // The burst is over: tcp_write_xmit arms the probe after its loop.
+        recv_nothing!(tcp);
         *pto = tcp.next_timeout().expect("the probe timer runs");
     }
     ptos
@@ -273,6 +275,7 @@ fn probed_with_new_data(variant: Tlp) -> Tcp {
     tcp.at_ms(40);
     send!(tcp, ack(seq(1)));
     recv!(tcp, pushed(full_segment(11)));
+    recv_nothing!(tcp);
     assert_eq!(tcp.next_timeout(), Some(SimDuration::from_millis(27)));
     tcp.fire_timer();
     tcp
