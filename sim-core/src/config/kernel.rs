@@ -22,11 +22,7 @@
 //! 2.6.32-642.el6. Distribution kernels carry backports, so an era names the
 //! distribution kernel where the seed's host ran one.
 
-use super::{
-    PAGE_SIZE, Qdisc, Sysctls, TCP_RETRIES2, TCP_SYN_RETRIES, TCP_SYNACK_RETRIES, TCP_WMEM_DEFAULT,
-    TCP_WMEM_MAX,
-};
-use crate::cc::Algorithm;
+use super::{PAGE_SIZE, Sysctls, TCP_SYN_RETRIES};
 
 /// A Linux kernel a host can run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -107,7 +103,6 @@ impl Kernel {
     /// defaults: what a distribution's sysctl files change (systemd sets
     /// `default_qdisc = fq_codel`) is for the scenario to say.
     pub fn sysctls(self) -> Sysctls {
-        let today = Sysctls::default();
         // tcp_rmem[2] and the SO_*BUF caps, as `tcp_init` and `sock_init`
         // compute them on a host with enough memory.
         let (tcp_rmem, core_max) = match self {
@@ -116,22 +111,14 @@ impl Kernel {
             Kernel::V5_5 => ([PAGE_SIZE, 131_072, 6_291_456], 212_992),
             Kernel::Today => ([PAGE_SIZE, 131_072, 33_554_432], 4_194_304),
         };
+        // Only what differs between eras; the rest is every era's default.
         Sysctls {
             tcp_rmem,
-            tcp_wmem: [PAGE_SIZE, TCP_WMEM_DEFAULT, TCP_WMEM_MAX],
             rmem_max: core_max,
             wmem_max: core_max,
-            tcp_moderate_rcvbuf: true,
-            tcp_window_scaling: true,
-            tcp_sack: true,
-            // The kernel's own default (`CONFIG_DEFAULT_NET_SCH`) in every era.
-            default_qdisc: Qdisc::PfifoFast,
-            tcp_congestion_control: Algorithm::default(),
-            tcp_no_metrics_save: false,
             // 65e6d90168f3 "tcp: Add tcp_no_ssthresh_metrics_save sysctl"
             // (5.6, default 1). Before it every kernel saved ssthresh.
             tcp_no_ssthresh_metrics_save: self == Kernel::Today,
-            tcp_retries2: TCP_RETRIES2,
             // "tcp: Increase timeout for SYN segments" (3.7) raised
             // TCP_SYN_RETRIES from 5 to 6 (connect() fails after 127 s, not
             // 63 s); CentOS 6's 2.6.32 still has 5.
@@ -140,7 +127,6 @@ impl Kernel {
             } else {
                 TCP_SYN_RETRIES
             },
-            tcp_synack_retries: TCP_SYNACK_RETRIES,
             // dfa2f0483360 "tcp: get rid of sysctl_tcp_adv_win_scale" (6.6):
             // today's window share is `scaling_ratio`; before it, 2 until 3.4
             // and 1 after.
@@ -149,7 +135,7 @@ impl Kernel {
                 Kernel::Today => None,
                 _ => Some(1),
             },
-            ..today
+            ..Sysctls::default()
         }
     }
 

@@ -59,7 +59,8 @@ pub struct Sysctls {
 }
 
 impl Default for Sysctls {
-    /// Linux 6.x as shipped (Debian, Ubuntu, Fedora kernels).
+    /// The simulator's model host (6.x before 6.16 raised `tcp_rmem[2]` and
+    /// the `SO_*BUF` caps); `Kernel::sysctls` starts every era from it.
     fn default() -> Self {
         Sysctls {
             tcp_rmem: [PAGE_SIZE, TCP_RMEM_DEFAULT, TCP_RMEM_MAX],
@@ -69,6 +70,8 @@ impl Default for Sysctls {
             tcp_moderate_rcvbuf: true,
             tcp_window_scaling: true,
             tcp_sack: true,
+            // The kernel's own default (`CONFIG_DEFAULT_NET_SCH`) in every era;
+            // systemd's sysctl file sets fq_codel, which is for a scenario to say.
             default_qdisc: Qdisc::PfifoFast,
             tcp_congestion_control: Algorithm::default(),
             tcp_no_metrics_save: false,

@@ -1,4 +1,5 @@
 use super::*;
+use crate::config::Qdisc;
 
 #[test]
 fn an_unknown_era_is_refused_with_the_known_ones() {
