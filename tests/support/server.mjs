@@ -21,8 +21,11 @@ const TYPES = {
 };
 
 /// `replace`: text substitutions applied to HTML files (the fixture pages'
-/// `@BOOK@`, the book's address on its own origin).
-export async function serveBook(root, { replace = {} } = {}) {
+/// `@BOOK@`, the book's address on its own origin). `replaceIn`: the file
+/// extensions they apply to, for sites that also compile such addresses into
+/// their scripts (a VitePress page is a JS chunk too). `replace` is read on
+/// each request, so entries may be added once the server's own address is known.
+export async function serveBook(root, { replace = {}, replaceIn = [".html"] } = {}) {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, "http://127.0.0.1");
@@ -34,7 +37,7 @@ export async function serveBook(root, { replace = {} } = {}) {
       const info = await stat(path).catch(() => null);
       if (info && info.isDirectory()) path = join(path, "index.html");
       let body = await readFile(path);
-      if (extname(path) === ".html") {
+      if (replaceIn.includes(extname(path))) {
         let text = body.toString("utf8");
         for (const [from, to] of Object.entries(replace)) text = text.replaceAll(from, to);
         body = Buffer.from(text);

@@ -7,6 +7,12 @@
 // styles do not leak out. Attributes are copied as `data-*` attributes onto
 // the placeholder the widget bundle reads, where each value is checked like
 // slider input; nothing from them is ever inserted as HTML or run.
+//
+// Wikis that swap pages without reloading (MkDocs Material's instant
+// navigation, VitePress) remove the element while the page lives on: the
+// widget is then unmounted (its app destroyed, its frames and observers
+// gone) and mounted afresh if the element comes back. A move (removed and
+// inserted again in one task) keeps it as it is.
 (function () {
   "use strict";
   if (window.tcpWidgets) return; // loaded twice on one page
@@ -81,12 +87,94 @@
 
   window.tcpWidgets = { load: load };
 
-  var count = 0;
+  // The widget's colour scheme: the `theme` attribute ("light", "dark"), else
+  // the host page's own switch, named by a CSS selector that matches while
+  // the page is dark (`dark-when="body[data-md-color-scheme=slate]"`) or
+  // light (`light-when`), else the reader's system (the stylesheet's
+  // prefers-color-scheme rule). The widget redraws when it changes.
+  function scheme(el) {
+    var theme = el.getAttribute("theme");
+    if (theme === "dark" || theme === "light") return theme;
+    if (pageMatches(el, "dark-when")) return "dark";
+    if (pageMatches(el, "light-when")) return "light";
+    return "";
+  }
+
+  function pageMatches(el, attribute) {
+    var selector = el.getAttribute(attribute);
+    if (!selector) return false;
+    try {
+      return document.querySelector(selector) !== null;
+    } catch (err) {
+      console.warn("tcp-widget: " + attribute + " is not a CSS selector: " + selector);
+      return false;
+    }
+  }
+
+  // One observer of <html> and <body> attributes for all the widgets that
+  // follow the page's switch, disconnected when none is left.
+  var following = new Set();
+  var pageWatch = null;
+  function follow(el, on) {
+    if (on) following.add(el);
+    else following.delete(el);
+    if (following.size > 0 && pageWatch === null) {
+      pageWatch = new MutationObserver(function () {
+        following.forEach(function (w) {
+          w._applyScheme();
+        });
+      });
+      [document.documentElement, document.body].forEach(function (node) {
+        if (node) pageWatch.observe(node, { attributes: true });
+      });
+    } else if (following.size === 0 && pageWatch !== null) {
+      pageWatch.disconnect();
+      pageWatch = null;
+    }
+  }
+
+  // The default id keys the widget's state in the page URL: the element's
+  // place among the widgets of its kind on the page ("slow-start-2"), so that
+  // it is the same on every visit, in a reload and after client-side navigation.
+  function defaultId(el, name) {
+    var same = document.getElementsByTagName("tcp-widget");
+    var n = 0;
+    for (var i = 0; i < same.length; i++) {
+      if ((same[i].getAttribute("name") || "") === name) n += 1;
+      if (same[i] === el) break;
+    }
+    return name + "-" + Math.max(n, 1);
+  }
 
   class TcpWidget extends HTMLElement {
+    static get observedAttributes() {
+      return ["theme", "dark-when", "light-when"];
+    }
+
     connectedCallback() {
-      if (this.shadowRoot) return;
-      var shadow = this.attachShadow({ mode: "open" });
+      if (!this._holder) this._build();
+      this._applyScheme();
+      follow(this, this.hasAttribute("dark-when") || this.hasAttribute("light-when"));
+      this._mount();
+    }
+
+    // Deferred by a microtask: an element moved elsewhere on the page is
+    // connected again by then and keeps its widget.
+    disconnectedCallback() {
+      var self = this;
+      queueMicrotask(function () {
+        if (!self.isConnected) self._unmount();
+      });
+    }
+
+    attributeChangedCallback() {
+      if (!this._holder || !this.isConnected) return;
+      this._applyScheme();
+      follow(this, this.hasAttribute("dark-when") || this.hasAttribute("light-when"));
+    }
+
+    _build() {
+      var shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
       var style = document.createElement("style");
       style.textContent = CSS;
       shadow.appendChild(style);
@@ -94,10 +182,9 @@
       holder.className = "tcp-widget";
       var name = this.getAttribute("name") || "";
       holder.setAttribute("data-widget", name);
-      count += 1;
-      // The id keys the widget's state in the page URL; keep it tame.
-      var id = (this.id || name + "-" + count).replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64) || "widget-" + count;
-      holder.id = id;
+      // Kept tame: the id is part of URL keys.
+      var id = (this.id || defaultId(this, name)).replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64);
+      holder.id = id || "widget-1";
       for (var i = 0; i < this.attributes.length; i++) {
         var a = this.attributes[i];
         if (OWN.indexOf(a.name) >= 0 || !/^[a-z][a-z0-9-]*$/.test(a.name)) continue;
@@ -108,9 +195,24 @@
       loading.textContent = "Loading the simulation…";
       holder.appendChild(loading);
       shadow.appendChild(holder);
+      this._holder = holder;
+    }
+
+    _applyScheme() {
+      var s = scheme(this);
+      if (s) this._holder.setAttribute("data-scheme", s);
+      else this._holder.removeAttribute("data-scheme");
+    }
+
+    _mount() {
+      var self = this;
+      var holder = this._holder;
       load().then(
         function (w) {
+          if (!self.isConnected || holder.hasAttribute("data-mounted")) return;
           w.mount(holder);
+          // The iframe page (frame.js) reports its height from here on.
+          self.dispatchEvent(new CustomEvent("tcp-widget:mounted"));
         },
         function (err) {
           holder.classList.add("tw-error");
@@ -118,6 +220,15 @@
             ". It needs a browser with WebAssembly.";
         },
       );
+    }
+
+    _unmount() {
+      follow(this, false);
+      var self = this;
+      if (bundle === null) return;
+      bundle.then(function (w) {
+        if (!self.isConnected) w.unmount(self._holder);
+      }, function () {});
     }
   }
   if (window.customElements) customElements.define("tcp-widget", TcpWidget);

@@ -78,99 +78,39 @@ pub fn benchmark_readback(name: &str) -> String {
 /// returns how many it mounted.
 #[wasm_bindgen]
 pub fn mount_all() -> u32 {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return 0;
-    };
-    let Ok(nodes) = doc.query_selector_all(".tcp-widget[data-widget]:not([data-mounted])") else {
-        return 0;
-    };
-    let mut mounted = 0;
-    for i in 0..nodes.length() {
-        let Some(el) = nodes
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-        else {
-            continue;
-        };
-        if mount(el) {
-            mounted += 1;
-        }
-    }
-    mounted
+    kit::mount::mount_all()
 }
 
-/// Mounts the widget a placeholder names (`data-widget`, its parameters as
-/// `data-*` attributes) into a new `.tw-live` child, and returns whether it
-/// did. The placeholder may sit in a shadow root (the `<tcp-widget>` element).
-/// The build-time figure stays in the placeholder, hidden by CSS once
-/// `data-mounted` is set, because print media show it instead of the live
-/// widget. An unknown widget name gets a visible error box instead of a
-/// blank space; a placeholder already mounted is left alone.
+/// Mounts the widget a placeholder names; see [`kit::mount::mount`].
 #[wasm_bindgen]
 pub fn mount(el: web_sys::Element) -> bool {
-    if el.has_attribute("data-mounted") {
-        return false;
+    kit::mount::mount(el)
+}
+
+/// Takes a mounted widget off its placeholder; see [`kit::mount::unmount`].
+#[wasm_bindgen]
+pub fn unmount(el: web_sys::Element) -> bool {
+    kit::mount::unmount(&el)
+}
+
+/// How many widgets are mounted on the page. The embedding tests check that
+/// a page a wiki replaced leaves none behind.
+#[wasm_bindgen]
+pub fn live_widgets() -> u32 {
+    kit::mount::live() as u32
+}
+
+/// The bytes of the wasm linear memory. It never shrinks, so the embedding
+/// tests read it to check that widgets mounted and removed over and over
+/// reuse what the ones before them freed.
+#[wasm_bindgen]
+pub fn wasm_memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        (core::arch::wasm32::memory_size(0) * 65_536) as f64
     }
-    let _ = el.set_attribute("data-mounted", "1");
-    let name = el.get_attribute("data-widget").unwrap_or_default();
-    let Some(spec) = widget_catalogue::widget(&name) else {
-        // Text, never HTML: the name came from the page.
-        el.set_text_content(Some(&format!(
-            "Unknown widget “{}”. Known widgets: {}.",
-            name.chars().take(40).collect::<String>(),
-            widget_catalogue::widget_names().join(", ")
-        )));
-        let _ = el.set_attribute("class", "tcp-widget tw-error");
-        return false;
-    };
-    let mut pairs = Vec::new();
-    let keys = widget_catalogue::COMMON_KEYS.iter().copied();
-    for key in keys.chain(spec.params.iter().map(|p| p.name)) {
-        if let Some(v) = el.get_attribute(&format!("data-{key}")) {
-            pairs.push((key.to_string(), v));
-        }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
     }
-    let id = el.id();
-    let id = if id.is_empty() {
-        format!("{name}-1")
-    } else {
-        id
-    };
-    // A link's state replaces the page's: it is written whole (its preset
-    // and every value that differs from it), as the reader shared it.
-    let from_url = kit::url_state::read(&kit::browser::query(), &id, spec);
-    if !from_url.pairs.is_empty() {
-        pairs = from_url.pairs;
-    }
-    let mut initial = params::initial(spec, &pairs);
-    initial.notes.splice(0..0, from_url.notes);
-    // What stood in for the widget until now (the loading line) goes; the
-    // figure stays for print.
-    if let Ok(loading) = el.query_selector_all(".tcp-widget-loading") {
-        for i in 0..loading.length() {
-            if let Some(n) = loading.item(i)
-                && let Some(parent) = n.parent_node()
-            {
-                let _ = parent.remove_child(&n);
-            }
-        }
-    }
-    let Some(live) = el
-        .owner_document()
-        .and_then(|d| d.create_element("div").ok())
-    else {
-        return false;
-    };
-    live.set_class_name("tw-live");
-    if el.append_child(&live).is_err() {
-        return false;
-    }
-    let props = kit::widget::Props {
-        id: id.into(),
-        spec,
-        initial,
-        start_ns: from_url.t_ns,
-    };
-    yew::Renderer::<kit::widget::Widget>::with_root_and_props(live, props).render();
-    true
 }

@@ -16,8 +16,10 @@
 //!   which `tcp-widget.js` loads instead of the wasm on `file://`, where
 //!   Chromium refuses to fetch a `.wasm` file.
 //! - `frame.js`: the iframe page's start-up script.
+//! - `tcp-widget-frames.js`: for the page that holds the iframes: sizes them
+//!   to their widgets and passes on the page's colour scheme.
 //!
-//! The two scripts are minified with terser, the stylesheet inside
+//! The scripts are minified with terser, the stylesheet inside
 //! `tcp-widget.js` with csso (both pinned in `xtask/npm`): before, the glue,
 //! the element and the stylesheet were about a quarter of what a page
 //! transfers.
@@ -45,6 +47,7 @@ pub fn build() -> Result {
         .replacen("/*@GLUE@*/", &glue, 1);
     let element = minify("tcp-widget.js", &element)?;
     let frame = minify("frame.js", &read(&sources.join("frame.js"))?)?;
+    let frames = minify("frames.js", &read(&sources.join("frames.js"))?)?;
     let page = read(&sources.join("page.html"))?;
     let inline_wasm = format!(
         "window.tcpWidgetsWasmGzip = {};\n",
@@ -53,6 +56,7 @@ pub fn build() -> Result {
     write(&out.join("tcp_widgets_wasm.js"), inline_wasm.as_bytes())?;
     write(&out.join("tcp-widget.js"), element.as_bytes())?;
     write(&out.join("frame.js"), frame.as_bytes())?;
+    write(&out.join("tcp-widget-frames.js"), frames.as_bytes())?;
     for w in widget_catalogue::WIDGETS {
         let fill = |scripts: &str, boot: &str| {
             page.replace("@NAME@", w.name)

@@ -24,10 +24,12 @@ mod serve;
 mod sh;
 mod test;
 mod tools;
+mod wikis;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve|test|build|check-output [DIR]|bench|install-tools>
+const USAGE: &str =
+    "usage: cargo xtask <serve|test|build|check-output [DIR]|bench|check-wikis|install-tools>
 
   serve           install what is missing, build, serve at http://127.0.0.1:3000, rebuild on change
   test            install what is missing, run every test (Rust, preprocessor, browser)
@@ -36,6 +38,8 @@ const USAGE: &str = "usage: cargo xtask <serve|test|build|check-output [DIR]|ben
                   pages under 1 MB, every widget's embed files present
   bench           build, then measure in headless Chromium: simulator speed (wasm),
                   frame rate while playing, time to interactive, JS+wasm bytes
+  check-wikis     build small MkDocs-Material and VitePress sites (pinned) that embed
+                  the widgets, run tests/wikis.test.mjs on them (BOOK_DIR: skip the build)
   install-tools   install the pinned tools only";
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
             check_output::run(&dir)
         }
         Some("bench") => bench::run(),
+        Some("check-wikis") => wikis::run(),
         Some("install-tools") => tools::ensure(tools::Need::Everything),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

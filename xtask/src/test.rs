@@ -9,6 +9,9 @@
 //!    a browser and names every offending file.
 //! 4. Browser tests (`node --test tests/`) with playwright-core driving
 //!    Debian's Chromium against the built book on a local static server.
+//! 5. The widgets inside real wiki engines (`cargo xtask check-wikis`): small
+//!    MkDocs-Material and VitePress sites from pinned packages, about a
+//!    minute with their installs.
 
 use crate::build;
 use crate::check_output;
@@ -27,6 +30,7 @@ pub fn run() -> Result {
         .env("BOOK_DIR", sh::root().join("book"))
         .env("CHROMIUM", CHROMIUM);
     sh::run(node)?;
+    crate::wikis::check(&sh::root().join("book"))?;
     println!("\nxtask: all tests passed");
     Ok(())
 }

@@ -91,8 +91,9 @@ fn cargo_tool(krate: &str, bin: &str, version: &str, version_args: &[&str]) -> R
     sh::run(c)
 }
 
-/// `npm ci` in `dir` when its lockfile changed since the last install.
-fn npm_ci(dir: &str) -> Result {
+/// `npm ci` in `dir` (from the repository root) when its lockfile changed
+/// since the last install.
+pub fn npm_ci(dir: &str) -> Result {
     let root = sh::root().join(dir);
     let lock = root.join("package-lock.json");
     let stamp = root.join("node_modules/.package-lock.json");
@@ -124,7 +125,7 @@ fn chromium() -> Result {
 
 /// Installs Debian packages with apt when we are root; otherwise fails with
 /// the exact command to run.
-fn apt_install(packages: &[&str], why: &str) -> Result {
+pub fn apt_install(packages: &[&str], why: &str) -> Result {
     let is_root = sh::output("id", &["-u"]).as_deref() == Some("0");
     if !is_root {
         return Err(format!(

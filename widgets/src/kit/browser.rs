@@ -26,7 +26,9 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the page's query string without reloading or adding a history entry.
+/// Replaces the page's query string without reloading or adding a history
+/// entry. The entry's state object stays as it is: on a wiki it is the
+/// host's router's, which needs it to go Back and Forward.
 pub fn replace_query(query: &str) {
     let Some(w) = web_sys::window() else { return };
     let loc = w.location();
@@ -34,11 +36,8 @@ pub fn replace_query(query: &str) {
         return;
     };
     if let Ok(history) = w.history() {
-        let _ = history.replace_state_with_url(
-            &JsValue::NULL,
-            "",
-            Some(&format!("{path}{query}{hash}")),
-        );
+        let state = history.state().unwrap_or(JsValue::NULL);
+        let _ = history.replace_state_with_url(&state, "", Some(&format!("{path}{query}{hash}")));
     }
 }
 
@@ -123,25 +122,48 @@ pub fn fullscreen(el: &web_sys::Element, on: bool) {
     }
 }
 
-/// Calls `f` whenever the class of `<html>` changes (mdBook's theme
-/// switch). Keep the returned guard for as long as the calls are wanted.
+/// Calls `f` whenever the colours a widget draws in may have changed:
+///
+/// - the class of `<html>` (mdBook's theme switch);
+/// - `data-scheme` on the widget's themed element, which the `<tcp-widget>`
+///   element sets from its `theme` attribute or from the host page's own
+///   dark-mode switch (`dark-when`);
+/// - the reader's system colour scheme (`prefers-color-scheme`).
+///
+/// Keep the returned guard for as long as the calls are wanted: dropping it
+/// disconnects the observer and the media listener.
 pub struct ThemeWatch {
     observer: web_sys::MutationObserver,
-    _callback: Closure<dyn FnMut()>,
+    media: Option<web_sys::MediaQueryList>,
+    callback: Closure<dyn FnMut()>,
 }
 
 impl ThemeWatch {
-    pub fn new(f: impl FnMut() + 'static) -> Option<ThemeWatch> {
-        let html = web_sys::window()?.document()?.document_element()?;
+    pub fn new(themed: &web_sys::Element, f: impl FnMut() + 'static) -> Option<ThemeWatch> {
+        let window = web_sys::window()?;
+        let html = window.document()?.document_element()?;
         let callback = Closure::<dyn FnMut()>::new(f);
-        let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-        let opts = web_sys::MutationObserverInit::new();
-        opts.set_attributes(true);
-        opts.set_attribute_filter(&js_sys::Array::of1(&JsValue::from_str("class")));
-        observer.observe_with_options(&html, &opts).ok()?;
+        let function: &js_sys::Function = callback.as_ref().unchecked_ref();
+        let observer = web_sys::MutationObserver::new(function).ok()?;
+        let watch = |el: &web_sys::Element, attribute: &str| {
+            let opts = web_sys::MutationObserverInit::new();
+            opts.set_attributes(true);
+            opts.set_attribute_filter(&js_sys::Array::of1(&JsValue::from_str(attribute)));
+            observer.observe_with_options(el, &opts).ok()
+        };
+        watch(&html, "class")?;
+        watch(themed, "data-scheme")?;
+        let media = window
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten();
+        if let Some(m) = &media {
+            let _ = m.add_event_listener_with_callback("change", function);
+        }
         Some(ThemeWatch {
             observer,
-            _callback: callback,
+            media,
+            callback,
         })
     }
 }
@@ -149,5 +171,11 @@ impl ThemeWatch {
 impl Drop for ThemeWatch {
     fn drop(&mut self) {
         self.observer.disconnect();
+        if let Some(m) = &self.media {
+            let _ = m.remove_event_listener_with_callback(
+                "change",
+                self.callback.as_ref().unchecked_ref(),
+            );
+        }
     }
 }

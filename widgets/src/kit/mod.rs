@@ -7,6 +7,7 @@
 pub mod browser;
 pub mod compare;
 pub mod model;
+pub mod mount;
 pub mod panels;
 pub mod scenario;
 pub mod side;

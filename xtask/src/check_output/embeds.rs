@@ -25,6 +25,10 @@ pub(super) fn expected_embeds() -> Vec<(String, String)> {
         SHARED_EMBED_SCRIPT.to_string(),
         "custom-element script shared by every widget's embed".to_string(),
     ));
+    files.push((
+        "embed/tcp-widget-frames.js".to_string(),
+        "the iframe pages' resizer, for the page that holds them".to_string(),
+    ));
     files
 }
 

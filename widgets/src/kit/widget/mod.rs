@@ -55,6 +55,9 @@ pub struct Props {
     pub initial: Initial,
     /// Where the cursor starts (from a link).
     pub start_ns: Option<f64>,
+    /// Whether the widget keeps its state in the page's address (not on a
+    /// host page that owns it: `url-state="off"`).
+    pub writes_url: bool,
 }
 
 pub enum Msg {
@@ -86,7 +89,9 @@ pub struct Widget {
     frame: Option<AnimationFrame>,
     /// The next simulation slice, while simulating.
     slice: Option<AnimationFrame>,
-    _theme: Option<ThemeWatch>,
+    /// Redraws on a theme change, from the first render on (it needs the
+    /// themed element).
+    theme_watch: Option<ThemeWatch>,
     root: NodeRef,
 }
 
@@ -96,7 +101,6 @@ impl Component for Widget {
 
     fn create(ctx: &Context<Self>) -> Self {
         let p = ctx.props();
-        let link = ctx.link().clone();
         let mut state = State::new(&p.initial, p.start_ns, browser::now_ms);
         if browser::prefers_reduced_motion() {
             state.notes.push(REDUCED_MOTION_NOTE.into());
@@ -107,7 +111,7 @@ impl Component for Widget {
             state,
             frame: None,
             slice: None,
-            _theme: ThemeWatch::new(move || link.send_message(Msg::Redraw)),
+            theme_watch: None,
             root: NodeRef::default(),
         };
         w.apply(ctx, effects);
@@ -139,7 +143,11 @@ impl Component for Widget {
         }
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
+        if first && let Some(themed) = themed_root(&self.root) {
+            let link = ctx.link().clone();
+            self.theme_watch = ThemeWatch::new(&themed, move || link.send_message(Msg::Redraw));
+        }
         self.draw();
     }
 
@@ -178,9 +186,15 @@ impl Widget {
         effects.render
     }
 
-    /// Writes the state into the page URL.
+    /// Writes the state into the page URL, unless the host owns it, or the
+    /// widget is off the page (a wiki swapped its page out: the address is
+    /// the next page's by now).
     fn save_url(&self, ctx: &Context<Self>) {
         let p = ctx.props();
+        let on_page = self.root.get().is_some_and(|n| n.is_connected());
+        if !p.writes_url || !on_page {
+            return;
+        }
         let q = url_state::write(&browser::query(), &p.id, p.spec, &self.state.saved());
         browser::replace_query(&q);
     }
