@@ -81,6 +81,24 @@ test("(a) the iframe page runs in a frame on another origin and the frame sizes 
   await context.close();
 });
 
+test("the appendix's own example frames are sized to their widgets, in a dark theme too", async () => {
+  const { page, problems, context } = await newPage();
+  await page.goto(env.server.url + "appendix-embedding.html");
+  await page.evaluate(() => localStorage.setItem("mdbook-theme", "navy"));
+  await page.reload();
+  for (const [i, frameEl] of (await page.locator("iframe.tw-embed-example").all()).entries()) {
+    await frameEl.scrollIntoViewIfNeeded();
+    const frame = page.frameLocator(`iframe.tw-embed-example >> nth=${i}`);
+    await new Widget(frame, "tcp-widget .tcp-widget").waitInteractive(20000);
+    // The frame's 1 px border comes on top of the widget's height.
+    const inner = await frame.locator("html").evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
+    await page.waitForFunction(([n, h]) => document.querySelectorAll("iframe.tw-embed-example")[n].clientHeight === h, [i, inner], { timeout: 5000 });
+    await frame.locator('tcp-widget .tcp-widget[data-scheme="dark"]').waitFor({ timeout: 5000 });
+  }
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test("(b) the custom element runs on a foreign page, isolated from its styles both ways", async () => {
   const { page, problems, context } = await newPage();
   await page.goto(wiki.url + "wiki-element.html");

@@ -10,8 +10,8 @@
 // reader's system. Loading it twice installs it once.
 (function () {
   "use strict";
-  if (window.tcpWidgetFrames) return;
-  window.tcpWidgetFrames = true;
+  if (window.tcpWidgetFramesInstalled === true) return;
+  window.tcpWidgetFramesInstalled = true;
 
   // A widget is never this short once mounted: a smaller figure is a frame
   // still laying itself out, and would collapse the frame.
@@ -58,8 +58,8 @@
     var frame = frameOf(event.source);
     var height = Number(data.height);
     if (!frame || !(height >= MIN_HEIGHT)) return;
-    // The frame's own border, if the page gave it one, adds to the widget's height.
-    var border = frame.offsetHeight - frame.clientHeight;
+    // Where the page sizes frames by their border box, their border comes on top.
+    var border = getComputedStyle(frame).boxSizing === "border-box" ? frame.offsetHeight - frame.clientHeight : 0;
     frame.style.height = Math.min(height, MAX_HEIGHT) + Math.max(border, 0) + "px";
     if (widgets.indexOf(event.source) < 0) {
       widgets.push(event.source);
