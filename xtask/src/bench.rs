@@ -11,6 +11,9 @@
 //!   whole book's widget files. Each figure is printed with its target and
 //!   PASS/MISS; a miss is reported, a console error or a widget that never
 //!   becomes interactive fails the bench.
+//! - `tests/bench/responsiveness.mjs`: the longest main-thread task while a
+//!   slider is dragged on the heaviest preset, and the time from a slider
+//!   change to the first frame of the new run on every preset.
 //!
 //! Figures are printed and written to `target/bench/browser.json` (a section
 //! per measurement); they depend on the machine and on what else it is
@@ -20,7 +23,11 @@ use crate::build;
 use crate::sh::{self, Result};
 use crate::tools::{self, CHROMIUM, Need};
 
-const SCRIPTS: &[&str] = &["tests/bench/simulator.mjs", "tests/bench/widgets.mjs"];
+const SCRIPTS: &[&str] = &[
+    "tests/bench/simulator.mjs",
+    "tests/bench/widgets.mjs",
+    "tests/bench/responsiveness.mjs",
+];
 
 pub fn run() -> Result {
     tools::ensure(Need::Everything)?;

@@ -4,7 +4,7 @@
 
 use crate::segment::{Segment, Side};
 use crate::sim::RunResult;
-use crate::trace::TraceEvent;
+use crate::trace::{TraceEvent, TraceRecord};
 use std::fmt::Write;
 
 /// The data sender's (the server's) state as its trace reveals it, folded
@@ -168,10 +168,16 @@ pub fn csv_series(run: &RunResult) -> String {
 /// the samples, so it covers runs of any length; set `sample_interval` as fine
 /// as 1 ms for short transfers.
 pub fn csv_samples(run: &RunResult) -> String {
+    csv_samples_of(run.trace.summary_records())
+}
+
+/// [`csv_samples`] of the `Sample` records among `records` (other records
+/// are skipped): for a caller that kept only the samples of a run.
+pub fn csv_samples_of<'a>(records: impl IntoIterator<Item = &'a TraceRecord>) -> String {
     let mut out = String::from(
         "time_ms,flow,delivered_bytes,cwnd,ssthresh,in_flight,srtt_ms,rto_ms,pacing_rate_bps,retransmits,snd_wnd,sndbuf,wmem_queued,notsent_bytes,rcvbuf,rcv_unread\n",
     );
-    for r in run.trace.summary_records() {
+    for r in records {
         let TraceEvent::Sample {
             delivered,
             info,

@@ -11,7 +11,7 @@ mod settings;
 mod ss;
 mod tcpdump;
 
-pub use csv::{csv_samples, csv_series};
+pub use csv::{csv_samples, csv_samples_of, csv_series};
 pub use iperf::iperf;
 pub use settings::settings;
 pub use ss::{ss_line, ss_line_of, tcp_metrics_show};

@@ -10,7 +10,7 @@ use sim_core::analysis::{self, Summary};
 use sim_core::report;
 use sim_core::sim::RunResult;
 use sim_core::tcp::info::TcpInfo;
-use sim_core::trace::TraceEvent;
+use sim_core::trace::{TraceEvent, TraceRecord};
 
 pub struct Model {
     pub end_ns: f64,
@@ -29,50 +29,17 @@ pub struct Model {
     pub iperf_interval_ns: f64,
     pub tcp_metrics: String,
     pub settings: Vec<(String, String)>,
-    /// Time-series CSV of every sample (`tcpsim --format samples`).
-    pub samples_csv: String,
+    /// Every flow's `Sample` records, for the samples CSV, written only
+    /// when a reader asks for it.
+    sample_records: Vec<TraceRecord>,
     run_scenario: sim_core::config::Scenario,
 }
 
 impl Model {
     pub fn from_run(run: &RunResult) -> Model {
-        let end_ns = run.outcome.at().0 as f64;
-        let samples: Vec<(f64, TcpInfo)> = run
-            .trace
-            .flow_summary(0)
-            .filter_map(|r| match r.event {
-                TraceEvent::Sample { info, .. } => Some((r.time.0 as f64, info)),
-                _ => None,
-            })
-            .collect();
-        // About ten report lines per run, on whole samples.
-        let sample = run.scenario.sample_interval.0.max(1);
-        let interval = (((end_ns as u64) / 10).div_ceil(sample)).max(1) * sample;
-        let iperf = report::iperf(run, sim_core::time::SimDuration(interval));
-        let mut summary = analysis::summarize(run);
-        if run.trace.skipped() > 0 {
-            // Packet records stopped early: count from the socket's own total.
-            let total = samples.last().map_or(0, |(_, i)| i.total_retrans);
-            summary.retransmissions = summary.retransmissions.max(total);
-        }
-        Model {
-            end_ns,
-            summary,
-            path: PathSeries::from_run(run),
-            ladder: Ladder::from_run(run),
-            window: WindowSeries::from_run(run),
-            tsg: TsgSeries::from_run(run),
-            throughput: ThroughputSeries::from_run(run),
-            rtt: RttSeries::from_run(run),
-            steps: StepIndex::from_run(run, end_ns),
-            samples,
-            iperf_lines: iperf.lines().map(str::to_string).collect(),
-            iperf_interval_ns: interval as f64,
-            tcp_metrics: report::tcp_metrics_show(run),
-            settings: report::settings(&run.scenario),
-            samples_csv: report::csv_samples(run),
-            run_scenario: run.scenario.clone(),
-        }
+        let mut build = ModelBuild::default();
+        while !build.step(run) {}
+        build.finish(run)
     }
 
     /// The `ss -tin` line as of the last sample at or before `t_ns`.
@@ -101,8 +68,130 @@ impl Model {
             .collect()
     }
 
+    /// Time-series CSV of every sample (`tcpsim --format samples`).
+    pub fn samples_csv(&self) -> String {
+        report::csv_samples_of(&self.sample_records)
+    }
+
     /// cwnd (segments) at `t_ns`.
     pub fn cwnd_at(&self, t_ns: f64) -> u32 {
         self.window.at(t_ns).cwnd
     }
+}
+
+/// A [`Model`] reduced from its run a part at a time, so that a page can
+/// spread the work over frames: on a long run each series takes tens of
+/// milliseconds in wasm, together far more than one frame.
+#[derive(Default)]
+pub struct ModelBuild {
+    stage: usize,
+    path: Option<PathSeries>,
+    ladder: Option<Ladder>,
+    window: Option<WindowSeries>,
+    tsg: Option<TsgSeries>,
+    throughput: Option<ThroughputSeries>,
+    rtt: Option<RttSeries>,
+    steps: Option<StepIndex>,
+    summary: Option<Summary>,
+    samples: Option<Samples>,
+    /// The iperf report's lines and interval.
+    iperf: Option<(Vec<String>, f64)>,
+}
+
+impl ModelBuild {
+    /// The parts [`step`](Self::step) builds one at a time.
+    pub const STAGES: usize = 10;
+
+    /// Builds the next part; true once all are built.
+    pub fn step(&mut self, run: &RunResult) -> bool {
+        match self.stage {
+            0 => self.path = Some(PathSeries::from_run(run)),
+            1 => self.ladder = Some(Ladder::from_run(run)),
+            2 => self.window = Some(WindowSeries::from_run(run)),
+            3 => self.tsg = Some(TsgSeries::from_run(run)),
+            4 => self.throughput = Some(ThroughputSeries::from_run(run)),
+            5 => self.rtt = Some(RttSeries::from_run(run)),
+            6 => self.steps = Some(StepIndex::from_run(run, end_ns(run))),
+            7 => self.summary = Some(analysis::summarize(run)),
+            8 => self.samples = Some(samples_of(run)),
+            9 => self.iperf = Some(iperf_of(run)),
+            _ => return true,
+        }
+        self.stage += 1;
+        self.stage == Self::STAGES
+    }
+
+    /// How many parts are built.
+    pub fn stage(&self) -> usize {
+        self.stage
+    }
+
+    /// The model from its parts, building whatever [`step`](Self::step)
+    /// has not.
+    pub fn finish(mut self, run: &RunResult) -> Model {
+        while !self.step(run) {}
+        let built = "every part is built by now";
+        let (samples, sample_records) = self.samples.expect(built);
+        let (iperf_lines, iperf_interval_ns) = self.iperf.expect(built);
+        let mut summary = self.summary.expect(built);
+        if run.trace.skipped() > 0 {
+            // Packet records stopped early: count from the socket's own total.
+            let total = samples.last().map_or(0, |(_, i)| i.total_retrans);
+            summary.retransmissions = summary.retransmissions.max(total);
+        }
+        Model {
+            end_ns: end_ns(run),
+            summary,
+            path: self.path.expect(built),
+            ladder: self.ladder.expect(built),
+            window: self.window.expect(built),
+            tsg: self.tsg.expect(built),
+            throughput: self.throughput.expect(built),
+            rtt: self.rtt.expect(built),
+            steps: self.steps.expect(built),
+            samples,
+            iperf_lines,
+            iperf_interval_ns,
+            tcp_metrics: report::tcp_metrics_show(run),
+            settings: report::settings(&run.scenario),
+            sample_records,
+            run_scenario: run.scenario.clone(),
+        }
+    }
+}
+
+/// Flow 0's samples (time, `TCP_INFO`), for `ss` at the cursor, and every
+/// flow's sample records, for the CSV.
+type Samples = (Vec<(f64, TcpInfo)>, Vec<TraceRecord>);
+
+fn samples_of(run: &RunResult) -> Samples {
+    let records: Vec<TraceRecord> = run
+        .trace
+        .summary_records()
+        .iter()
+        .filter(|r| matches!(r.event, TraceEvent::Sample { .. }))
+        .cloned()
+        .collect();
+    let flow0 = records
+        .iter()
+        .filter(|r| r.flow == 0)
+        .filter_map(|r| match r.event {
+            TraceEvent::Sample { info, .. } => Some((r.time.0 as f64, info)),
+            _ => None,
+        })
+        .collect();
+    (flow0, records)
+}
+
+/// The iperf3-style report in about ten lines on whole samples, and its
+/// interval.
+fn iperf_of(run: &RunResult) -> (Vec<String>, f64) {
+    let sample = run.scenario.sample_interval.0.max(1);
+    let interval = ((end_ns(run) as u64 / 10).div_ceil(sample)).max(1) * sample;
+    let iperf = report::iperf(run, sim_core::time::SimDuration(interval));
+    (iperf.lines().map(str::to_string).collect(), interval as f64)
+}
+
+fn end_ns(run: &RunResult) -> f64 {
+    run.outcome.at().0 as f64
 }

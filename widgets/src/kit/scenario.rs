@@ -9,15 +9,37 @@ use widget_catalogue::WidgetSpec;
 pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
     let mut s = spec.scenario_of(values);
     // Buffer bars, `ss` and iperf read the periodic samples: take twenty per
-    // round trip (at least every 50 µs, at most every 100 ms).
+    // round trip (at least every 50 µs, at most every 100 ms), but no more
+    // than about MAX_SAMPLES in the run's expected length. A 64 MiB transfer
+    // at 1 Mbit/s took 556,000 samples at 20 per RTT, and reducing them to
+    // the views and the CSV held the page for seconds.
     let rtt = s.path.rtt().0;
-    s.sample_interval = SimDuration((rtt / 20).clamp(50_000, 100_000_000));
+    let per_rtt = (rtt / 20).clamp(50_000, 100_000_000);
+    s.sample_interval = SimDuration(per_rtt.max(expected_ns(&s) / MAX_SAMPLES));
     // The views keep every packet of a widget-sized run; a run that would
     // exceed this keeps its first packets and every cwnd change (64 bytes a
     // packet record: 16 MB, 22-31 MB with the vectors' spare room, measured
     // on benchmarks (c) and (d) with this budget).
     s.trace_packet_budget = 250_000;
     s
+}
+
+/// Samples a run takes at most, about (see [`build`]).
+const MAX_SAMPLES: u64 = 20_000;
+
+/// How long the run should take: its bytes at the bottleneck's rate, plus
+/// twenty round trips for the handshake and slow start, or its time limit if
+/// that comes first. Only the sampling depends on it.
+fn expected_ns(s: &Scenario) -> u64 {
+    let app = &s.app;
+    let exchange: u64 = app.request.iter().chain(&app.response).sum();
+    let bytes = exchange
+        .saturating_mul(u64::from(app.repeat.max(1)))
+        .saturating_mul(u64::from(s.flows.max(1)));
+    let serialisation = (bytes as f64 * 8.0 / s.path.rate_bps.max(1) as f64 * 1e9) as u64;
+    serialisation
+        .saturating_add(20 * s.path.rtt().0)
+        .min(s.time_limit.0)
 }
 
 /// The hash of the whole trace of the run a widget shows for `values` (see

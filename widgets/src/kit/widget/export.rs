@@ -49,7 +49,7 @@ pub fn download(
         Download::Samples(k) => {
             if let Some(m) = state.sides.get(k).and_then(|s| s.model.as_ref()) {
                 let name = file_name(spec, comparing, k, "samples", "csv");
-                browser::download_text(&name, "text/csv", &m.samples_csv);
+                browser::download_text(&name, "text/csv", &m.samples_csv());
             }
         }
         Download::Table(k, slot, format) => {

@@ -89,6 +89,12 @@ pub struct Widget {
     frame: Option<AnimationFrame>,
     /// The next simulation slice, while simulating.
     slice: Option<AnimationFrame>,
+    /// What the canvases show now (see [`DrawnKey`]): a render that changes
+    /// none of it, e.g. a simulation slice moving the progress bar, draws
+    /// nothing, which keeps each slice short.
+    drawn: Option<DrawnKey>,
+    /// The placeholder's id, for the performance marks.
+    id: AttrValue,
     /// Redraws on a theme change, from the first render on (it needs the
     /// themed element).
     theme_watch: Option<ThemeWatch>,
@@ -112,6 +118,8 @@ impl Component for Widget {
             frame: None,
             slice: None,
             theme_watch: None,
+            drawn: None,
+            id: p.id.clone(),
             root: NodeRef::default(),
         };
         w.apply(ctx, effects);
@@ -137,7 +145,7 @@ impl Component for Widget {
                 false
             }
             Msg::Redraw => {
-                self.draw();
+                self.draw(true);
                 false
             }
         }
@@ -148,7 +156,7 @@ impl Component for Widget {
             let link = ctx.link().clone();
             self.theme_watch = ThemeWatch::new(&themed, move || link.send_message(Msg::Redraw));
         }
-        self.draw();
+        self.draw(false);
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -199,11 +207,18 @@ impl Widget {
         browser::replace_query(&q);
     }
 
-    /// Draws every side's views at the cursor, on one time axis.
-    fn draw(&self) {
+    /// Draws every side's views at the cursor, on one time axis, unless
+    /// they already show just that and `force` is off (a theme change).
+    fn draw(&mut self, force: bool) {
         let Some(themed) = themed_root(&self.root) else {
             return;
         };
+        let key = DrawnKey::of(&self.state, &self.canvases);
+        if !force && self.drawn.as_ref() == Some(&key) {
+            return;
+        }
+        let new_runs = self.drawn.as_ref().is_none_or(|d| d.models != key.models);
+        self.drawn = Some(key);
         let palette = theme::palette(&themed);
         let ratio = theme::device_pixel_ratio();
         let scale = ratio * self.state.presenter_scale();
@@ -218,6 +233,48 @@ impl Widget {
                     let _ = views::draw(&area, *view, model, t, end, &palette, scale);
                 }
             }
+        }
+        if new_runs {
+            // The first frame that shows new runs: `cargo xtask bench` times
+            // a slider change to this mark.
+            browser::mark(&format!("tw-drawn:{}", self.id));
+        }
+    }
+}
+
+/// Everything a drawing depends on apart from the theme (a theme change
+/// redraws anyway): each side's model, the views shown, the cursor, the time
+/// axis, the scale and the canvases.
+#[derive(PartialEq)]
+struct DrawnKey {
+    models: Vec<Option<*const crate::kit::model::Model>>,
+    views: [views::View; 3],
+    t_ns: f64,
+    end_ns: f64,
+    scale: f64,
+    /// Each canvas's size on the page and its backing store's: a canvas yew
+    /// has just made has the default backing store, and is drawn.
+    sizes: Vec<(i32, i32, u32, u32)>,
+}
+
+impl DrawnKey {
+    fn of(state: &State, canvases: &[[NodeRef; 3]]) -> DrawnKey {
+        DrawnKey {
+            models: state
+                .sides
+                .iter()
+                .map(|s| s.model.as_ref().map(std::rc::Rc::as_ptr))
+                .collect(),
+            views: state.shown_views(),
+            t_ns: state.clock.t_ns,
+            end_ns: state.end_ns(),
+            scale: theme::device_pixel_ratio() * state.presenter_scale(),
+            sizes: canvases
+                .iter()
+                .flatten()
+                .filter_map(|c| c.cast::<HtmlCanvasElement>())
+                .map(|c| (c.client_width(), c.client_height(), c.width(), c.height()))
+                .collect(),
         }
     }
 }
