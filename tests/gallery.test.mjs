@@ -43,6 +43,19 @@ test("the gallery draws every view, with preset menus and no errors", async () =
   await close();
 });
 
+test("compare mode heads both runs with what differs, each quantity in one unit", async () => {
+  const { compare, problems, close } = await openGallery();
+  const line = await compare.readout("compare");
+  const m = line.match(/^goodput A ([\d.]+) vs B ([\d.]+) Mbit\/s \(B ×([\d.]+)\) · retransmissions A (\d+) vs B (\d+) · (neither finished|finished A (.+) vs B (.+))$/);
+  assert.ok(m, line);
+  const [, a, b, ratio] = m.map(Number);
+  assert.ok(Math.abs(b / a - ratio) / ratio < 0.02, `the ratio matches the figures: ${line}`);
+  // 30 s of 10 GB: neither run completes.
+  assert.equal(m[6], "neither finished");
+  assert.deepEqual(problems.console, []);
+  await close();
+});
+
 test("compare mode runs both sides under one clock with their own settings", async () => {
   const { compare, close } = await openGallery();
   const [a, b] = [compare.side("a"), compare.side("b")];

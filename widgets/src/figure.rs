@@ -97,7 +97,15 @@ pub fn render(spec: &WidgetSpec, initial: &Initial) -> Result<Figure, String> {
     let mut top = 0;
     for (heading, view, model) in &panels {
         let h = heading_h + panel_h(view);
-        let panel = panel_svg(heading, (*view, model, end), (WIDTH, h), heading_h, &pal)?;
+        // And one y axis per view, as the widget's compared runs share.
+        let axes = views::Axes {
+            end_ns: end,
+            y_top: runs
+                .iter()
+                .map(|(_, m)| views::y_top(*view, m))
+                .fold(f64::NAN, f64::max),
+        };
+        let panel = panel_svg(heading, (*view, model, axes), (WIDTH, h), heading_h, &pal)?;
         let panel = panel
             .strip_prefix("<svg ")
             .ok_or("the SVG backend wrote no <svg> element")?;
@@ -114,11 +122,11 @@ pub fn render(spec: &WidgetSpec, initial: &Initial) -> Result<Figure, String> {
 }
 
 /// One panel as an SVG document of `size`: the heading on a strip
-/// `heading_h` high, and under it the view of the model, its time axis to
-/// `end` and the cursor there.
+/// `heading_h` high, and under it the view of the model on `axes`, the
+/// cursor at the end of the time axis.
 fn panel_svg(
     heading: &str,
-    (view, model, end): (View, &Model, f64),
+    (view, model, axes): (View, &Model, views::Axes),
     size: (u32, u32),
     heading_h: u32,
     pal: &Palette,
@@ -137,7 +145,7 @@ fn panel_svg(
         let chart = root
             .clone()
             .shrink((0, heading_h), (size.0, size.1 - heading_h));
-        views::draw(&chart, view, model, end, end, pal, SCALE).map_err(err)?;
+        views::draw(&chart, view, model, axes.end_ns, axes, pal, SCALE).map_err(err)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -225,6 +233,38 @@ mod tests {
             f.headings
         );
         assert_eq!(f.height, 4 * (scaled(HEADING) + scaled(240.0)));
+    }
+
+    /// The y tick labels of each panel (the numbers drawn right-aligned).
+    fn y_ticks(svg: &str) -> Vec<Vec<String>> {
+        svg.split("<svg x=\"0\"")
+            .skip(1)
+            .map(|panel| {
+                panel
+                    .split("<text")
+                    .filter(|t| t.contains("text-anchor=\"end\""))
+                    .map(|t| {
+                        t[t.find('>').unwrap() + 1..t.find('<').unwrap()]
+                            .trim()
+                            .to_string()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Compared runs read against each other: both cwnd panels (and both
+    /// time-sequence panels) run to the same top, that of the higher run.
+    #[test]
+    fn compared_runs_share_each_charts_y_axis() {
+        let spec = widget_catalogue::widget("slow-start").unwrap();
+        let init = initial(spec, &pairs(&[("compare", "size"), ("vs", "4MiB")]));
+        let f = render(spec, &init).unwrap();
+        let ticks = y_ticks(&f.svg);
+        assert_eq!(ticks.len(), 4, "{:?}", f.headings);
+        assert!(ticks[0].len() > 2, "{:?}", ticks[0]);
+        assert_eq!(ticks[0], ticks[1], "cwnd: A's axis and B's");
+        assert_eq!(ticks[2], ticks[3], "time-sequence: A's axis and B's");
     }
 
     #[test]

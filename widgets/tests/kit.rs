@@ -50,7 +50,19 @@ fn the_one_backend_draws_the_svg_the_svg_backend_draws() {
             let mut direct = String::new();
             {
                 let area = SVGBackend::with_string(&mut direct, (w, h)).into_drawing_area();
-                views::draw(&area, view, &m, t, m.end_ns, &pal, 1.0).unwrap();
+                views::draw(
+                    &area,
+                    view,
+                    &m,
+                    t,
+                    views::Axes {
+                        end_ns: m.end_ns,
+                        y_top: f64::NAN,
+                    },
+                    &pal,
+                    1.0,
+                )
+                .unwrap();
                 area.present().unwrap();
             }
             assert_eq!(

@@ -11,10 +11,9 @@ use crate::palette::Palette;
 use crate::series::bins::{BINS, Column};
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
-use plotters::element::{DashedPathElement, MultiLineText};
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::FontError;
-use plotters_backend::DrawingErrorKind;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -114,6 +113,16 @@ pub fn fmt_axis(v: f64, max: f64) -> String {
     format!("{v:.*}", decimals(max))
 }
 
+/// `shared`, the top of the y axis both compared runs use, or when there is
+/// none (NaN, or not positive) the chart's own choice.
+pub fn shared_or(shared: f64, own: impl FnOnce() -> f64) -> f64 {
+    if shared.is_finite() && shared > 0.0 {
+        shared
+    } else {
+        own()
+    }
+}
+
 /// The y axis of a chart: its description (with unit), range and label format.
 pub struct YAxis<'f> {
     pub desc: &'f str,
@@ -122,12 +131,14 @@ pub struct YAxis<'f> {
 }
 
 /// Fills the background and builds a chart from 0 to `x_max_ns` with
-/// labelled axes and a light grid.
+/// labelled axes, a light grid and the legend `entries` in a strip above
+/// the plot, where it hides no data.
 pub fn chart<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
     f: &Frame,
     x_max_ns: f64,
     y: YAxis<'_>,
+    entries: &[(&str, Key)],
 ) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&f.pal.bg)?;
     let x_max = if x_max_ns.is_finite() && x_max_ns > 0.0 {
@@ -142,11 +153,22 @@ pub fn chart<'a, DB: DrawingBackend>(
     };
     let (x_desc, unit) = time_unit(x_max);
     let x_fmt = |v: &f64| fmt_axis(v / unit, x_max / unit);
+    let rows = legend_rows(f, entries);
+    let line_h = text_size(f, "Hg").1 + f.px(4.0);
+    // The y labels' area holds the widest tick label and, beside it, the
+    // axis description turned on its side: 5-digit labels ran into it.
+    let widest = [0.0, y_max * 0.5, y_max]
+        .iter()
+        .map(|v| text_size(f, &(y.fmt)(v)).0)
+        .max()
+        .unwrap_or(0);
+    let y_area = widest + line_h + f.px(12.0);
     let mut chart = ChartBuilder::on(root)
         .margin(f.px(8.0))
+        .margin_top(f.px(6.0) + rows.len() as i32 * line_h)
         .margin_right(f.px(14.0))
         .x_label_area_size(f.px(36.0))
-        .y_label_area_size(f.px(if f.narrow { 50.0 } else { 60.0 }))
+        .y_label_area_size(y_area)
         .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
     chart
         .configure_mesh()
@@ -162,7 +184,67 @@ pub fn chart<'a, DB: DrawingBackend>(
         .x_label_formatter(&x_fmt)
         .y_label_formatter(y.fmt)
         .draw()?;
+    draw_legend(root, f, entries, &rows, line_h, y_area + f.px(8.0))?;
     Ok(chart)
+}
+
+/// Width and height of `text` in the chart font, in device pixels (0 where
+/// the font cannot say).
+fn text_size(f: &Frame, text: &str) -> (i32, i32) {
+    f.font()
+        .font
+        .box_size(text)
+        .map_or((0, 0), |(w, h)| (w as i32, h as i32))
+}
+
+/// A legend entry's width: key, gap, label, and the space before the next.
+fn entry_width(f: &Frame, label: &str) -> i32 {
+    f.px(22.0) + f.px(6.0) + text_size(f, label).0 + f.px(16.0)
+}
+
+/// The legend's entries in rows that fit the canvas (indices into `entries`).
+fn legend_rows(f: &Frame, entries: &[(&str, Key)]) -> Vec<Vec<usize>> {
+    let room = f.width_px as i32 - f.px(16.0);
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0;
+    for (i, (label, _)) in entries.iter().enumerate() {
+        let w = entry_width(f, label);
+        match rows.last_mut() {
+            Some(row) if used + w <= room => row.push(i),
+            _ => {
+                rows.push(vec![i]);
+                used = 0;
+            }
+        }
+        used += w;
+    }
+    rows
+}
+
+/// Draws the legend's rows in the strip above the plot, from `left` (the
+/// plot's left edge): each entry's key in front of its label. Laid out here
+/// rather than by plotters' series labels, which ask for a font by name and
+/// cost the wasm Unicode's lower-case tables (15 KB before gzip).
+fn draw_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    entries: &[(&str, Key)],
+    rows: &[Vec<usize>],
+    line_h: i32,
+    left: i32,
+) -> DrawResult<DB> {
+    let font = f.font().pos(Pos::new(HPos::Left, VPos::Center));
+    for (r, row) in rows.iter().enumerate() {
+        let y = f.px(6.0) + r as i32 * line_h + line_h / 2;
+        let mut x = if rows.len() == 1 { left } else { f.px(8.0) };
+        for &i in row {
+            let (label, key) = entries[i];
+            root.draw(&key_element::<DB>(key, f, (x, y)))?;
+            root.draw(&Text::new(label, (x + f.px(28.0), y), font.clone()))?;
+            x += entry_width(f, label);
+        }
+    }
+    Ok(())
 }
 
 /// Columns to decimate to: one per CSS pixel of the plotting area (a line
@@ -182,43 +264,6 @@ pub enum Key {
     Cross(ShapeStyle),
     Triangle(ShapeStyle),
     Bar(ShapeStyle),
-}
-
-/// Draws the legend in the upper left corner over a paper-coloured box: one
-/// line per entry, its key in front of its label.
-///
-/// Laid out exactly as plotters' series labels (`configure_series_labels`,
-/// which drew it before) lay it out, but from the entries given here: their
-/// drawing asks plotters for a font by name, which costs the wasm Unicode's
-/// lower-case tables (15 KB before gzip).
-pub fn legend<'a, DB: DrawingBackend + 'a>(
-    chart: &Chart<'a, DB>,
-    f: &Frame,
-    entries: &[(&str, Key)],
-) -> DrawResult<DB> {
-    let area = chart.plotting_area().strip_coord_spec();
-    let font = f.font();
-    let mut text = MultiLineText::<_, &str>::new((0, 0), &font);
-    for (label, _) in entries {
-        text.push_line(*label);
-    }
-    let font_error =
-        |e: FontError| DrawingAreaErrorKind::BackendError(DrawingErrorKind::FontError(Box::new(e)));
-    let (w, h) = text.estimate_dimension().map_err(font_error)?;
-    let (margin, key_w) = (f.px(6.0).max(0), f.px(28.0).max(0));
-    // plotters' `SeriesLabelPosition::UpperLeft`: 5 px from the corner.
-    let (x, y) = (5, 5);
-    let corners = [(x, y), (x + w + key_w + 2 * margin, y + h + 2 * margin)];
-    text.relocate((x + key_w + margin, y + margin));
-    let paper = ShapeStyle::from(f.pal.bg.mix(0.9)).filled();
-    area.draw(&Rectangle::new(corners, paper))?;
-    area.draw(&Rectangle::new(corners, f.line(f.pal.muted, 1.0)))?;
-    area.draw(&text)?;
-    let lines = text.compute_line_layout().map_err(font_error)?;
-    for (((_, y0), (_, y1)), (_, key)) in lines.into_iter().zip(entries) {
-        area.draw(&key_element::<DB>(*key, f, (x + margin, (y0 + y1) / 2)))?;
-    }
-    Ok(())
 }
 
 /// A legend entry's key, its left end at `(x, y)`.

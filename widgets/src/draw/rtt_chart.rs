@@ -2,7 +2,7 @@
 //! column's range when many fall in it) and srtt (a thick step line), with
 //! the time cursor.
 
-use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis};
+use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
 use crate::series::rtt::RttSeries;
 use plotters::coord::Shift;
@@ -11,6 +11,12 @@ use plotters::prelude::*;
 const SRTT_W: f64 = 2.5;
 const SAMPLE_W: f64 = 1.5;
 
+/// The top of the y axis for `data` alone; compare mode gives both runs
+/// the higher of their two.
+pub fn y_top(data: &RttSeries) -> f64 {
+    (data.max_ns * 1.15).max(1e6)
+}
+
 /// Draws samples and srtt up to `cursor_ns` in colour and the rest
 /// faintly, on a time axis to `end_ns`. Costs O(canvas width).
 pub fn draw<DB: DrawingBackend>(
@@ -18,12 +24,19 @@ pub fn draw<DB: DrawingBackend>(
     data: &RttSeries,
     cursor_ns: f64,
     end_ns: f64,
+    y_top: f64,
     pal: &Palette,
     scale: f64,
 ) -> DrawResult<DB> {
     let f = Frame::new(root, pal, scale);
-    let y_max = (data.max_ns * 1.15).max(1e6);
+    let y_max = shared_or(y_top, || self::y_top(data));
     let fmt = |v: &f64| frame::fmt_axis(v / 1e6, y_max / 1e6);
+    let sample_style = f.line(series(1), SAMPLE_W);
+    let srtt_style = f.line(series(0), SRTT_W);
+    let entries = [
+        ("RTT sample", Key::Circle(sample_style)),
+        ("srtt (smoothed)", Key::Line(srtt_style)),
+    ];
     let mut chart = frame::chart(
         root,
         &f,
@@ -33,12 +46,11 @@ pub fn draw<DB: DrawingBackend>(
             max: y_max,
             fmt: &fmt,
         },
+        &entries,
     )?;
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
     let x_cursor = cursor_ns.clamp(0.0, x_end);
-    let sample_style = f.line(series(1), SAMPLE_W);
-    let srtt_style = f.line(series(0), SRTT_W);
     for past in [false, true] {
         let samples = data.sample_bins.columns(col, cursor_ns, past);
         let style = if past {
@@ -65,11 +77,6 @@ pub fn draw<DB: DrawingBackend>(
     );
     frame::draw_paths(&mut chart, srtt_future, f.faint(SRTT_W))?;
     frame::draw_paths(&mut chart, srtt_past, srtt_style)?;
-    let entries = [
-        ("RTT sample", Key::Circle(sample_style)),
-        ("srtt (smoothed)", Key::Line(srtt_style)),
-    ];
-    frame::legend(&chart, &f, &entries)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }

@@ -3,27 +3,58 @@
 //! by the cursor are filled in colour, later ones faintly. About 50 bars:
 //! the cost never depends on the run.
 
-use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis};
+use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
 use crate::series::throughput::ThroughputSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+/// The link rate is drawn when it does not flatten the bars.
+fn shows_link(data: &ThroughputSeries) -> bool {
+    let link = data.link_bps / 1e6;
+    link > 0.0 && link <= (data.max_mbps() * 1.5).max(f64::MIN_POSITIVE)
+}
+
+/// The top of the y axis for `data` alone; compare mode gives both runs
+/// the higher of their two.
+pub fn y_top(data: &ThroughputSeries) -> f64 {
+    let peak = data.max_mbps();
+    let top = if shows_link(data) {
+        peak.max(data.link_bps / 1e6)
+    } else {
+        peak
+    };
+    (top * 1.25).max(0.01)
+}
+
+/// Draws the bars, the bottleneck rate and the cursor, on a time axis to
+/// `end_ns` and a y axis to `y_top` (NaN: the data's own).
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     data: &ThroughputSeries,
     cursor_ns: f64,
     end_ns: f64,
+    y_top: f64,
     pal: &Palette,
     scale: f64,
 ) -> DrawResult<DB> {
     let f = Frame::new(root, pal, scale);
-    let peak = data.max_mbps();
-    let link = data.link_bps / 1e6;
-    // The link rate is drawn when it does not flatten the bars.
-    let show_link = link > 0.0 && link <= (peak * 1.5).max(f64::MIN_POSITIVE);
-    let y_max = (if show_link { peak.max(link) } else { peak } * 1.25).max(0.01);
+    let show_link = shows_link(data);
+    let y_max = shared_or(y_top, || self::y_top(data));
     let fmt = |v: &f64| frame::fmt_axis(*v, y_max);
+    let iv = data.interval_ns as f64;
+    let bar_style = series(0).filled();
+    let link_style = f.line(f.pal.fg, 1.5);
+    let secs = iv / 1e9;
+    let label = if secs >= 1.0 {
+        format!("delivered per {secs} s")
+    } else {
+        format!("delivered per {} ms", iv / 1e6)
+    };
+    let mut entries = vec![(label.as_str(), Key::Bar(bar_style))];
+    if show_link {
+        entries.push(("bottleneck rate", Key::Dashed(link_style)));
+    }
     let mut chart = frame::chart(
         root,
         &f,
@@ -33,10 +64,9 @@ pub fn draw<DB: DrawingBackend>(
             max: y_max,
             fmt: &fmt,
         },
+        &entries,
     )?;
-    let iv = data.interval_ns as f64;
     let inset = iv * 0.08;
-    let bar_style = series(0).filled();
     chart.draw_series(
         (0..data.bytes.len())
             .filter(|&i| data.bytes[i] > 0)
@@ -50,27 +80,18 @@ pub fn draw<DB: DrawingBackend>(
                 Rectangle::new([(x0 + inset, 0.0), (x1 - inset, data.mbps(i))], style)
             }),
     )?;
-    let link_style = f.line(f.pal.fg, 1.5);
     if show_link {
         let x_end = chart.x_range().end;
         frame::draw_dashed(
             &mut chart,
             &f,
-            vec![vec![(0.0, link), (x_end, link)]],
+            vec![vec![
+                (0.0, data.link_bps / 1e6),
+                (x_end, data.link_bps / 1e6),
+            ]],
             link_style,
         )?;
     }
-    let secs = iv / 1e9;
-    let label = if secs >= 1.0 {
-        format!("delivered per {secs} s")
-    } else {
-        format!("delivered per {} ms", iv / 1e6)
-    };
-    let mut entries = vec![(label.as_str(), Key::Bar(bar_style))];
-    if show_link {
-        entries.push(("bottleneck rate", Key::Dashed(link_style)));
-    }
-    frame::legend(&chart, &f, &entries)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }

@@ -12,7 +12,7 @@
 //! | SACK blocks     | sky blue      | wide strokes            |
 //! | zero window     | ink           | triangle                |
 
-use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis};
+use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
 use crate::series::bins::Binned;
 use crate::series::tsg::TsgSeries;
@@ -30,6 +30,12 @@ pub fn seq_unit(max: f64) -> (&'static str, f64) {
     }
 }
 
+/// The top of the y axis for `data` alone; compare mode gives both runs
+/// the higher of their two.
+pub fn y_top(data: &TsgSeries) -> f64 {
+    (data.max_seq as f64 * 1.08).max(1.0)
+}
+
 /// Draws the graph up to `cursor_ns` in colour and the rest faintly, on a
 /// time axis to `end_ns`. Costs O(canvas width).
 pub fn draw<DB: DrawingBackend>(
@@ -37,14 +43,16 @@ pub fn draw<DB: DrawingBackend>(
     data: &TsgSeries,
     cursor_ns: f64,
     end_ns: f64,
+    y_top: f64,
     pal: &Palette,
     scale: f64,
 ) -> DrawResult<DB> {
     let f = Frame::new(root, pal, scale);
-    let y_max = (data.max_seq as f64 * 1.08).max(1.0);
+    let y_max = shared_or(y_top, || self::y_top(data));
     let (unit, div) = seq_unit(y_max);
     let desc = format!("sequence number ({unit}, relative)");
     let fmt = |v: &f64| frame::fmt_axis(v / div, y_max / div);
+    let styles = Styles::new(&f);
     let mut chart = frame::chart(
         root,
         &f,
@@ -54,6 +62,7 @@ pub fn draw<DB: DrawingBackend>(
             max: y_max,
             fmt: &fmt,
         },
+        &entries(data, &styles),
     )?;
     let x_end = data.end_ns.min(chart.x_range().end);
     let span = Span {
@@ -63,11 +72,9 @@ pub fn draw<DB: DrawingBackend>(
         x_end,
         y_max,
     };
-    let styles = Styles::new(&f);
     for past in [false, true] {
         draw_part(&mut chart, &f, data, &styles, &span, past)?;
     }
-    frame::legend(&chart, &f, &entries(data, &styles))?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }

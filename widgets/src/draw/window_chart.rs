@@ -4,7 +4,7 @@
 //! Styles: cwnd thick solid, ssthresh dashed, outstanding thin solid; each
 //! in its own Okabe–Ito colour, so the lines differ without colour too.
 
-use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis};
+use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
 use crate::series::window::WindowSeries;
 use plotters::coord::Shift;
@@ -14,6 +14,12 @@ const CWND_W: f64 = 2.5;
 const SSTHRESH_W: f64 = 2.0;
 const OUTSTANDING_W: f64 = 1.0;
 
+/// The top of the y axis for `data` alone; compare mode gives both runs
+/// the higher of their two.
+pub fn y_top(data: &WindowSeries) -> f64 {
+    (data.max_segments * 1.2).max(4.0)
+}
+
 /// Draws the three step lines up to `cursor_ns` in colour and the rest
 /// faintly, on a time axis to `end_ns`. Costs O(canvas width).
 pub fn draw<DB: DrawingBackend>(
@@ -21,12 +27,23 @@ pub fn draw<DB: DrawingBackend>(
     data: &WindowSeries,
     cursor_ns: f64,
     end_ns: f64,
+    y_top: f64,
     pal: &Palette,
     scale: f64,
 ) -> DrawResult<DB> {
     let f = Frame::new(root, pal, scale);
-    let y_max = (data.max_segments * 1.2).max(4.0);
+    let y_max = shared_or(y_top, || self::y_top(data));
     let fmt = |v: &f64| frame::fmt_axis(*v, y_max);
+    let outstanding = if f.narrow {
+        "outstanding"
+    } else {
+        "outstanding (snd_nxt − snd_una)"
+    };
+    let entries = [
+        ("cwnd", Key::Line(f.line(series(0), CWND_W))),
+        ("ssthresh", Key::Dashed(f.line(series(5), SSTHRESH_W))),
+        (outstanding, Key::Line(f.line(series(2), OUTSTANDING_W))),
+    ];
     let mut chart = frame::chart(
         root,
         &f,
@@ -36,6 +53,7 @@ pub fn draw<DB: DrawingBackend>(
             max: y_max,
             fmt: &fmt,
         },
+        &entries,
     )?;
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
@@ -60,17 +78,6 @@ pub fn draw<DB: DrawingBackend>(
     for (past, style, dashed) in past_lines {
         draw_lines(&mut chart, &f, past, style, dashed)?;
     }
-    let outstanding = if f.narrow {
-        "outstanding"
-    } else {
-        "outstanding (snd_nxt − snd_una)"
-    };
-    let entries = [
-        ("cwnd", Key::Line(f.line(series(0), CWND_W))),
-        ("ssthresh", Key::Dashed(f.line(series(5), SSTHRESH_W))),
-        (outstanding, Key::Line(f.line(series(2), OUTSTANDING_W))),
-    ];
-    frame::legend(&chart, &f, &entries)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     root.present()
 }

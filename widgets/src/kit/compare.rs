@@ -13,7 +13,81 @@
 //! `compare` is the parameter side B changes (an index into `spec.params`)
 //! and its value there; `None` outside compare mode.
 
+use super::model::Model;
 use widget_catalogue::WidgetSpec;
+
+/// What one run achieved, for the headline that sets the two side by side.
+struct Outcome {
+    /// Bytes the client read, times 8, over the time to completion (or to
+    /// the end of the run, when it did not complete).
+    goodput_bps: f64,
+    retransmissions: u64,
+    completion_ns: Option<f64>,
+}
+
+impl Outcome {
+    fn of(m: &Model) -> Outcome {
+        let delivered: u64 = m.throughput.bytes.iter().sum();
+        let completion_ns = m.summary.completion.map(|t| t.0 as f64);
+        let span = completion_ns.unwrap_or(m.end_ns).max(1.0);
+        Outcome {
+            goodput_bps: delivered as f64 * 8.0 / (span / 1e9),
+            retransmissions: m.summary.retransmissions,
+            completion_ns,
+        }
+    }
+}
+
+/// The difference between the compared runs in one line, each quantity in
+/// one unit for both sides: "goodput A 85.2 vs B 412 Mbit/s (B ×4.84) ·
+/// retransmissions A 12 vs B 340 · finished A 3.21 s vs B 1.10 s".
+pub fn headline(a: &Model, b: &Model) -> String {
+    let (a, b) = (Outcome::of(a), Outcome::of(b));
+    let mbps = [a.goodput_bps / 1e6, b.goodput_bps / 1e6];
+    let d = decimals(mbps[0].max(mbps[1]));
+    let mut line = format!("goodput A {:.d$} vs B {:.d$} Mbit/s", mbps[0], mbps[1]);
+    if mbps[0] > 0.0 {
+        line.push_str(&format!(" (B ×{:.2})", mbps[1] / mbps[0]));
+    }
+    line.push_str(&format!(
+        " · retransmissions A {} vs B {}",
+        a.retransmissions, b.retransmissions
+    ));
+    let longest = a
+        .completion_ns
+        .unwrap_or(0.0)
+        .max(b.completion_ns.unwrap_or(0.0));
+    let (unit, div) = if longest >= 1e9 {
+        ("s", 1e9)
+    } else {
+        ("ms", 1e6)
+    };
+    let done = |t: Option<f64>| match t {
+        Some(t) => format!("{:.2} {unit}", t / div),
+        None => "not finished".to_string(),
+    };
+    if a.completion_ns.is_none() && b.completion_ns.is_none() {
+        line.push_str(" · neither finished");
+    } else {
+        line.push_str(&format!(
+            " · finished A {} vs B {}",
+            done(a.completion_ns),
+            done(b.completion_ns)
+        ));
+    }
+    line
+}
+
+/// Decimals that show three significant digits of a value up to `max`.
+fn decimals(max: f64) -> usize {
+    if max >= 100.0 {
+        0
+    } else if max >= 10.0 {
+        1
+    } else {
+        2
+    }
+}
 
 /// Side names in compare mode.
 pub const SIDE_NAMES: [&str; 2] = ["A", "B"];
@@ -74,6 +148,39 @@ pub fn title(spec: &WidgetSpec, compare: Option<(usize, f64)>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn model(values: &[f64]) -> Model {
+        let spec = widget_catalogue::widget("slow-start").unwrap();
+        let run = sim_core::sim::run(&crate::kit::scenario::build(spec, values)).unwrap();
+        Model::from_run(&run)
+    }
+
+    #[test]
+    fn the_headline_sets_both_runs_side_by_side_in_one_unit_each() {
+        let spec = widget_catalogue::widget("slow-start").unwrap();
+        let values: Vec<f64> = spec.params.iter().map(|p| p.default).collect();
+        let i = spec
+            .params
+            .iter()
+            .position(|p| p.name == "initcwnd")
+            .unwrap();
+        let b = side_values(&values, Some((i, 100.0)), 1);
+        let line = headline(&model(&values), &model(&b));
+        assert!(line.starts_with("goodput A "), "{line}");
+        assert!(line.contains(" Mbit/s (B ×"), "{line}");
+        assert!(line.contains("retransmissions A 0 vs B 0"), "{line}");
+        // Both completion times in ms: the run is short.
+        let done = &line[line.find("finished").unwrap()..];
+        assert_eq!(done.matches(" ms").count(), 2, "{line}");
+        // initcwnd 100 finishes sooner: B's goodput is the higher.
+        let ratio: f64 = line[line.find('×').unwrap() + '×'.len_utf8()..]
+            .split(')')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(ratio > 1.0, "{line}");
+    }
 
     fn long_fat() -> &'static WidgetSpec {
         widget_catalogue::widget("long-fat").unwrap()

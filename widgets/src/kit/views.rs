@@ -120,27 +120,48 @@ pub fn slots(names: &[&str]) -> [View; 2] {
     slots
 }
 
-/// Draws `view` of `m` at `t_ns`; charts span 0..`end_ns` (the run's end, or
-/// the longer of two compared runs, so both share one time axis). `scale`
-/// multiplies type and line widths (device pixels per CSS pixel, times the
-/// presenter factor).
+/// The top of `view`'s y axis for `m` alone (NaN for the path view and the
+/// ladder, which have none).
+pub fn y_top(view: View, m: &Model) -> f64 {
+    match view {
+        View::Path | View::Ladder => f64::NAN,
+        View::Window => window_chart::y_top(&m.window),
+        View::Tsg => tsg_chart::y_top(&m.tsg),
+        View::Throughput => throughput_chart::y_top(&m.throughput),
+        View::Rtt => rtt_chart::y_top(&m.rtt),
+    }
+}
+
+/// The axes `view` is drawn on: time from 0 to `end_ns` and y from 0 to
+/// `y_top` (NaN: the chart's own choice). Compared runs share both, so the
+/// two charts read against each other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Axes {
+    pub end_ns: f64,
+    pub y_top: f64,
+}
+
+/// Draws `view` of `m` at `t_ns` on `axes` (the run's own, or the ones both
+/// compared runs share). `scale` multiplies type and line widths (device
+/// pixels per CSS pixel, times the presenter factor).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     view: View,
     m: &Model,
     t_ns: f64,
-    end_ns: f64,
+    axes: Axes,
     pal: &Palette,
     scale: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let end = end_ns.max(m.end_ns);
+    let end = axes.end_ns.max(m.end_ns);
+    let top = axes.y_top;
     match view {
         View::Path => path_view::draw(area, &m.path, t_ns, pal, scale).map(|_| ()),
         View::Ladder => ladder::draw(area, &m.ladder, t_ns, pal, scale).map(|_| ()),
-        View::Window => window_chart::draw(area, &m.window, t_ns, end, pal, scale),
-        View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, end, pal, scale),
-        View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, pal, scale),
-        View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, end, pal, scale),
+        View::Window => window_chart::draw(area, &m.window, t_ns, end, top, pal, scale),
+        View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, end, top, pal, scale),
+        View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, top, pal, scale),
+        View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, end, top, pal, scale),
     }
 }
 
@@ -151,7 +172,11 @@ pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> S
     {
         let backend = Backend::Svg(SVGBackend::with_string(&mut out, (w, h)));
         let area = backend.into_drawing_area();
-        let _ = draw(&area, view, m, t_ns, m.end_ns, pal, 1.0);
+        let axes = Axes {
+            end_ns: m.end_ns,
+            y_top: f64::NAN,
+        };
+        let _ = draw(&area, view, m, t_ns, axes, pal, 1.0);
         let _ = area.present();
     }
     out

@@ -223,14 +223,24 @@ impl Widget {
         let ratio = theme::device_pixel_ratio();
         let scale = ratio * self.state.presenter_scale();
         let (t, end) = (self.state.clock.t_ns, self.state.end_ns());
+        // Compared runs share each chart's axes: the higher top of the two.
+        let shown = self.state.shown_views();
+        let axes = shown.map(|view| views::Axes {
+            end_ns: end,
+            y_top: self
+                .state
+                .models()
+                .map(|m| views::y_top(view, m))
+                .fold(f64::NAN, f64::max),
+        });
         for (side, canvases) in self.state.sides.iter().zip(&self.canvases) {
             let Some(model) = &side.model else { continue };
-            for (view, canvas) in self.state.shown_views().iter().zip(canvases) {
+            for ((view, axes), canvas) in shown.iter().zip(axes).zip(canvases) {
                 if let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
                     && let Some(backend) = sized_backend(&canvas, ratio)
                 {
                     let area = backend.into_drawing_area();
-                    let _ = views::draw(&area, *view, model, t, end, &palette, scale);
+                    let _ = views::draw(&area, *view, model, t, axes, &palette, scale);
                 }
             }
         }

@@ -60,11 +60,28 @@ pub fn widget(ui: &Ui, root: NodeRef) -> Html {
             { run_status(ui) }
             <div class="tw-slot-choice">{ slot_select(ui, 0) }{ slot_select(ui, 1) }</div>
             if comparing {
+                { compare_headline(ui) }
                 <div class="tw-compare">{ side_column(ui, 0) }{ side_column(ui, 1) }</div>
             } else {
                 { side_column(ui, 0) }
             }
         </div>
+    }
+}
+
+/// In compare mode, once both runs are in: what differs between them.
+fn compare_headline(ui: &Ui) -> Html {
+    let models: Vec<_> = ui
+        .state
+        .sides
+        .iter()
+        .filter_map(|s| s.model.as_ref())
+        .collect();
+    match models[..] {
+        [a, b] => html! {
+            <p class="tw-compare-headline" data-readout="compare">{ compare::headline(a, b) }</p>
+        },
+        _ => Html::default(),
     }
 }
 
