@@ -75,12 +75,28 @@ pub fn slider(props: &SliderProps) -> Html {
             });
         })
     };
+    // What the reader is typing into the box, from the first key until the
+    // value is entered (Enter, or leaving the box). While there is a draft
+    // the box shows it, not the value: a playing run renders the slider
+    // every frame, and the value would overwrite the keys as they come.
+    let draft = use_state(|| None::<String>);
+    let oninput_text = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            draft.set(Some(input.value()));
+        })
+    };
+    // The browser reports `change` on Enter and on leaving the box, once
+    // for each edit.
     let onchange_text = {
         let cb = props.on_change.clone();
         let note = props.on_note.clone();
+        let draft = draft.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             let (v, n) = typed(spec, &input.value());
+            draft.set(None);
             if let Some(n) = n {
                 note.emit(n);
             }
@@ -89,6 +105,15 @@ pub fn slider(props: &SliderProps) -> Html {
             }
         })
     };
+    // Leaving the box without a change (the reader typed the old text back)
+    // ends the draft too.
+    let onblur_text = {
+        let draft = draft.clone();
+        Callback::from(move |_: FocusEvent| draft.set(None))
+    };
+    let text = (*draft)
+        .clone()
+        .unwrap_or_else(|| spec.exact_text(props.value));
     let shown = spec.format(props.value);
     let scale = if spec.log { ", log scale" } else { "" };
     let text_id = format!("{}-text", props.id);
@@ -105,7 +130,7 @@ pub fn slider(props: &SliderProps) -> Html {
                     aria-description={format!("{}{}", spec.help, scale)}
                     {oninput} />
                 <input type="text" class="tw-slider-text" id={text_id} inputmode="decimal" spellcheck="false"
-                    value={spec.exact_text(props.value)} onchange={onchange_text}
+                    value={text} oninput={oninput_text} onchange={onchange_text} onblur={onblur_text}
                     aria-label={format!("{}{} (type a value with units)", props.prefix, spec.label)} />
             </div>
         </div>

@@ -274,6 +274,38 @@ fn nagle_holds_the_body_until_the_ack_reaches_the_client() {
 }
 
 #[test]
+fn timer_slots_stay_the_same_while_countdowns_come_and_go() {
+    // Seed 000: the server's delayed-ACK timers come and go. One slot per
+    // lane (host and kind) that ever counts down, filled only while it runs.
+    let (_, l) = ladder_of("seed-000-post-header-body.toml");
+    let timer = *l
+        .timers
+        .iter()
+        .find(|t| t.side == Side::Server && t.kind == CountdownKind::DelayedAck)
+        .unwrap();
+    let before = l.timer_slots_at(timer.start_ns as f64 - 1.0);
+    let during = l.timer_slots_at(timer.start_ns as f64 + 1.0);
+    let after = l.timer_slots_at(timer.end_ns as f64 + 1.0);
+    let mut lanes = Vec::new();
+    for t in &l.timers {
+        if !lanes.contains(&(t.side, t.kind)) {
+            lanes.push((t.side, t.kind));
+        }
+    }
+    assert_eq!(before.len(), lanes.len());
+    assert_eq!(during.len(), before.len());
+    assert_eq!(after.len(), before.len());
+    assert!(during.iter().flatten().any(|c| c.timer == timer));
+    assert!(before.iter().flatten().all(|c| c.timer != timer));
+    // The running ones are exactly the countdowns at that instant.
+    let t = timer.start_ns as f64 + 1.0;
+    assert_eq!(
+        during.into_iter().flatten().collect::<Vec<_>>(),
+        l.timers_at(t)
+    );
+}
+
+#[test]
 fn the_ladder_grows_as_the_cursor_moves_on() {
     let r = run(&header_then_body());
     let l = Ladder::from_run(&r);

@@ -48,18 +48,45 @@ pub fn href() -> String {
         .unwrap_or_default()
 }
 
-/// Puts `text` on the clipboard; false where the page may not.
-pub fn copy(text: &str) -> bool {
-    let Some(w) = web_sys::window() else {
-        return false;
-    };
-    let clipboard = w.navigator().clipboard();
-    // `navigator.clipboard` is undefined on insecure origins (file://, http).
-    if JsValue::from(clipboard.clone()).is_undefined() {
-        return false;
+/// Puts `text` on the clipboard; the future says whether it is there. No:
+/// on insecure origins, which have no clipboard (file://, http), and where
+/// the browser refuses the write (a frame without
+/// `allow="clipboard-write"`, a denied permission). The write starts now,
+/// within the click that asked for it, and its promise is always awaited:
+/// a refusal is an answer, never an uncaught rejection.
+pub fn copy(text: &str) -> impl std::future::Future<Output = bool> + use<> {
+    let window = web_sys::window().filter(|w| w.document().is_none_or(|d| clipboard_allowed(&d)));
+    let clipboard = window
+        .map(|w| w.navigator().clipboard())
+        // `navigator.clipboard` is undefined on insecure origins.
+        .filter(|c| !JsValue::from(c.clone()).is_undefined());
+    let written = clipboard.map(|c| c.write_text(text));
+    async move {
+        match written {
+            Some(promise) => wasm_bindgen_futures::JsFuture::from(promise).await.is_ok(),
+            None => false,
+        }
     }
-    let _ = clipboard.write_text(text);
-    true
+}
+
+/// Whether the page's permissions policy lets it write to the clipboard, as
+/// far as the browser says (Chromium's `document.featurePolicy`; elsewhere
+/// the write itself answers). A frame without `allow="clipboard-write"` may
+/// not: asking first spares the write that would be refused, which Chromium
+/// reports in the console as a policy violation.
+fn clipboard_allowed(document: &web_sys::Document) -> bool {
+    let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &JsValue::from_str(k)).ok();
+    let Some(policy) = get(document, "featurePolicy").filter(JsValue::is_object) else {
+        return true;
+    };
+    let Some(allows) =
+        get(&policy, "allowsFeature").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return true;
+    };
+    allows
+        .call1(&policy, &JsValue::from_str("clipboard-write"))
+        .map_or(true, |v| v.as_bool() != Some(false))
 }
 
 /// Offers `text` as a download named `name`.

@@ -298,23 +298,25 @@ impl Ladder {
     /// The countdowns running at `t_ns`, client's first, each host's
     /// delayed-ACK timer before its hold.
     pub fn timers_at(&self, t_ns: f64) -> Vec<Countdown> {
-        let mut out = Vec::new();
-        for lane in &self.lanes {
+        self.timer_slots_at(t_ns).into_iter().flatten().collect()
+    }
+
+    /// One slot per lane that runs a countdown at some time in the run, in
+    /// the order of [`Ladder::timers_at`], with the countdown running at
+    /// `t_ns` if any. The slots are the same at every instant, so a text
+    /// that keeps room for each never reflows as countdowns come and go.
+    pub fn timer_slots_at(&self, t_ns: f64) -> Vec<Option<Countdown>> {
+        let used = self.lanes.iter().filter(|lane| !lane.is_empty());
+        used.map(|lane| {
             let i = lane.partition_point(|&i| self.timers[i as usize].start_ns as f64 <= t_ns);
-            let Some(&last) = i.checked_sub(1).and_then(|i| lane.get(i)) else {
-                continue;
-            };
-            let timer = self.timers[last as usize];
-            if !timer.runs_at(t_ns) {
-                continue;
-            }
+            let timer = self.timers[lane[i.checked_sub(1)?] as usize];
             let until = timer.deadline_ns.unwrap_or(timer.end_ns);
-            out.push(Countdown {
+            timer.runs_at(t_ns).then_some(Countdown {
                 timer,
                 remaining_ns: until as f64 - t_ns,
-            });
-        }
-        out
+            })
+        })
+        .collect()
     }
 
     /// The timers and holds that overlap `[from_ns, to_ns)`, by lane.

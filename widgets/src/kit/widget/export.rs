@@ -1,7 +1,8 @@
 //! What a reader takes away from a widget: a run's samples as CSV, a view's
 //! data as CSV or JSON, its picture as PNG (the canvas as drawn) or SVG
 //! (drawn again, in the page's colours), and a link to exactly this state.
-//! Each fails quietly, as the page services under it do.
+//! Each fails quietly, as the page services under it do, except the link,
+//! which is shown to copy by hand when the clipboard refuses it.
 
 use super::state::State;
 use crate::kit::browser;
@@ -108,14 +109,21 @@ fn picture(
     }
 }
 
-/// Copies the page's address (the caller has just written the state into
-/// it) and says how that went: pages on insecure origins may not copy.
-pub fn copy_link() -> String {
-    let url = browser::href();
-    if browser::copy(&url) {
-        "Link copied.".into()
+/// What the widget says after "Copy link".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkStatus {
+    Copied,
+    /// The clipboard refused: the link, for the reader to copy by hand.
+    CopyByHand(String),
+}
+
+/// Copies `url` (the page's address, the state just written into it) and
+/// says how that went.
+pub async fn copy_link(url: String) -> LinkStatus {
+    if browser::copy(&url).await {
+        LinkStatus::Copied
     } else {
-        format!("Copy this link: {url}")
+        LinkStatus::CopyByHand(url)
     }
 }
 

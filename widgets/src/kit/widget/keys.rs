@@ -1,6 +1,9 @@
 //! Keyboard shortcuts inside a widget. Every key pressed inside a widget is
 //! stopped there, so mdBook's ←/→ chapter navigation and its `s` (search)
-//! shortcut never fire while a reader works a widget.
+//! shortcut never fire while a reader works a widget; so is a key pressed
+//! with nothing focused while the reader is in the widget (`stray_keys`).
+//! Form controls keep their own keys: arrows move a slider, a menu's choice
+//! or a text box's caret.
 
 use web_sys::KeyboardEvent;
 
@@ -71,7 +74,14 @@ pub fn key_action(e: &KeyboardEvent) -> Option<Action> {
     let target = e
         .target()
         .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-    let in_field = target.as_ref().is_some_and(|t| {
+    key_action_on(e, target.as_ref())
+}
+
+/// [`key_action`] for a key that counts as pressed on `target` (see
+/// `stray_keys`: a key pressed with nothing focused, for the widget the
+/// reader is in).
+pub fn key_action_on(e: &KeyboardEvent, target: Option<&web_sys::Element>) -> Option<Action> {
+    let in_field = target.is_some_and(|t| {
         let tag = t.tag_name();
         tag == "SELECT"
             || (tag == "INPUT"
@@ -85,9 +95,7 @@ pub fn key_action(e: &KeyboardEvent) -> Option<Action> {
     e.stop_propagation();
     let action = self::action(&e.key(), in_field, modifier)?;
     // A range input's own arrow keys move the slider, not the cursor.
-    let on_range = target
-        .as_ref()
-        .is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));
+    let on_range = target.is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));
     if on_range && matches!(action, Action::Scrub(_)) {
         return None;
     }

@@ -26,6 +26,7 @@ pub mod keys;
 pub mod state;
 #[cfg(test)]
 mod state_tests;
+mod stray_keys;
 mod view;
 
 use super::browser::{self, ThemeWatch};
@@ -34,12 +35,13 @@ use super::views;
 use crate::draw::backend::Backend;
 use crate::params::Initial;
 use crate::theme;
-use export::Download;
+use export::{Download, LinkStatus};
 use gloo_render::{AnimationFrame, request_animation_frame};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use state::{Effects, Frames, State};
-use web_sys::HtmlCanvasElement;
+use stray_keys::StrayKeys;
+use web_sys::{HtmlCanvasElement, HtmlInputElement};
 use widget_catalogue::WidgetSpec;
 use yew::prelude::*;
 
@@ -64,6 +66,8 @@ pub enum Msg {
     /// A change of the widget's state.
     State(state::Msg),
     CopyLink,
+    /// How copying the link went.
+    LinkCopied(LinkStatus),
     Download(Download),
     /// The page's theme changed: draw again in its colours.
     Redraw,
@@ -98,7 +102,14 @@ pub struct Widget {
     /// Redraws on a theme change, from the first render on (it needs the
     /// themed element).
     theme_watch: Option<ThemeWatch>,
+    /// Keys pressed with nothing focused after the reader was in the
+    /// widget, from the first render on (it needs the elements).
+    stray_keys: Option<StrayKeys>,
     root: NodeRef,
+    /// The field the link is shown in when the clipboard refused it.
+    link_field: NodeRef,
+    /// Select that field's text once it is on the page.
+    select_link: bool,
 }
 
 impl Component for Widget {
@@ -120,7 +131,10 @@ impl Component for Widget {
             theme_watch: None,
             drawn: None,
             id: p.id.clone(),
+            stray_keys: None,
             root: NodeRef::default(),
+            link_field: NodeRef::default(),
+            select_link: false,
         };
         w.apply(ctx, effects);
         w
@@ -135,7 +149,16 @@ impl Component for Widget {
             }
             Msg::CopyLink => {
                 self.save_url(ctx);
-                self.state.status = Some(export::copy_link());
+                let link = ctx.link().clone();
+                let copied = export::copy_link(browser::href());
+                wasm_bindgen_futures::spawn_local(async move {
+                    link.send_message(Msg::LinkCopied(copied.await));
+                });
+                false
+            }
+            Msg::LinkCopied(status) => {
+                self.select_link = matches!(status, LinkStatus::CopyByHand(_));
+                self.state.status = Some(status);
                 true
             }
             Msg::Download(d) => {
@@ -155,6 +178,19 @@ impl Component for Widget {
         if first && let Some(themed) = themed_root(&self.root) {
             let link = ctx.link().clone();
             self.theme_watch = ThemeWatch::new(&themed, move || link.send_message(Msg::Redraw));
+            if let Some(root) = self.root.cast::<web_sys::HtmlElement>() {
+                let link = ctx.link().clone();
+                self.stray_keys = StrayKeys::new(&themed, root, move |a| {
+                    link.send_message(Msg::State(state::Msg::Key(a)))
+                });
+            }
+        }
+        if std::mem::take(&mut self.select_link)
+            && let Some(field) = self.link_field.cast::<HtmlInputElement>()
+        {
+            // Focused and selected: Ctrl+C (or the menu) copies it.
+            let _ = field.focus();
+            field.select();
         }
         self.draw(false);
     }
@@ -167,6 +203,7 @@ impl Component for Widget {
             state: &self.state,
             link: ctx.link(),
             canvases: &self.canvases,
+            link_field: &self.link_field,
         };
         view::widget(&ui, self.root.clone())
     }

@@ -20,6 +20,7 @@
 //! frame so the page never freezes; the views read the last finished runs
 //! (dimmed) until the new ones are in.
 
+use super::export::LinkStatus;
 use super::keys::Action;
 use crate::kit::compare::{self, SIDE_NAMES};
 use crate::kit::model::Model;
@@ -142,7 +143,8 @@ pub struct State {
     pub tables: [bool; 3],
     pub presenter: bool,
     pub help: bool,
-    pub status: Option<String>,
+    /// What "Copy link" did, once pressed.
+    pub status: Option<LinkStatus>,
     /// The page clock (ms): `browser::now_ms` in the page.
     now_ms: fn() -> f64,
 }
@@ -488,9 +490,11 @@ impl State {
             .join(" · ")
     }
 
-    /// The timers running at the cursor, prefixed with their side in compare
-    /// mode ("A: …").
-    pub fn countdowns(&self) -> Vec<String> {
+    /// The timers at the cursor, one slot per timer any side runs at some
+    /// time (`None` where it is not running now), prefixed with their side
+    /// in compare mode ("A: …"). The slots stay while the cursor moves, so
+    /// the line that shows them keeps its size as timers come and go.
+    pub fn countdowns(&self) -> Vec<Option<String>> {
         let t = self.clock.t_ns;
         let comparing = self.compare.is_some();
         self.sides
@@ -504,9 +508,9 @@ impl State {
                     String::new()
                 };
                 m.ladder
-                    .timers_at(t)
+                    .timer_slots_at(t)
                     .into_iter()
-                    .map(move |c| format!("{prefix}{}", c.text()))
+                    .map(move |c| c.map(|c| format!("{prefix}{}", c.text())))
             })
             .collect()
     }

@@ -4,7 +4,7 @@
 //! column of views, readouts and text panels. What the canvases show is
 //! drawn by the component (see `kit::views`), not here.
 
-use super::export::Download;
+use super::export::{Download, LinkStatus};
 use super::keys;
 use super::state::{Msg, State};
 use super::{Msg as WidgetMsg, Widget};
@@ -29,6 +29,8 @@ pub struct Ui<'a> {
     pub link: &'a Scope<Widget>,
     /// Each side's canvases: the path view's and the two chart panels'.
     pub canvases: &'a [[NodeRef; 3]],
+    /// The field holding the link when the clipboard refused it.
+    pub link_field: &'a NodeRef,
 }
 
 /// The whole widget; `root` is its outer element (keys, full screen, theme).
@@ -48,9 +50,7 @@ pub fn widget(ui: &Ui, root: NodeRef) -> Html {
         <div class={root_class} ref={root} {onkeydown} tabindex="-1">
             { header(ui) }
             { speaker_notes(ui) }
-            if let Some(status) = &s.status {
-                <p class="tw-status" role="status">{ status.clone() }</p>
-            }
+            { link_status(ui) }
             if !s.notes.is_empty() {
                 <ul class="tw-notes" role="status">{ for s.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
             }
@@ -82,6 +82,31 @@ fn compare_headline(ui: &Ui) -> Html {
             <p class="tw-compare-headline" data-readout="compare">{ compare::headline(a, b) }</p>
         },
         _ => Html::default(),
+    }
+}
+
+/// What "Copy link" did: "Link copied.", or the link in a read-only field
+/// (the component selects it) for the reader to copy by hand.
+fn link_status(ui: &Ui) -> Html {
+    match &ui.state.status {
+        None => Html::default(),
+        Some(LinkStatus::Copied) => {
+            html! { <p class="tw-status" role="status">{ "Link copied." }</p> }
+        }
+        Some(LinkStatus::CopyByHand(url)) => {
+            // Focusing it again selects it all again.
+            let onfocus = Callback::from(|e: FocusEvent| {
+                let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+                input.select();
+            });
+            html! {
+                <p class="tw-status" role="status">
+                    <label>{ "Copy this link: " }
+                        <input type="text" class="tw-link-field" readonly=true value={url.clone()} ref={ui.link_field.clone()} {onfocus} />
+                    </label>
+                </p>
+            }
+        }
     }
 }
 
@@ -187,11 +212,24 @@ fn transport(ui: &Ui) -> Html {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Seek(parse_f64(&input.value()).unwrap_or(0.0) / 1000.0 * end)
     });
-    let play = if s.clock.playing {
-        html! { <button class="tw-play" onclick={link.callback(|_| Msg::PlayPause)} aria-label="Pause (space)">{ "❚❚ Pause" }</button> }
+    // Both labels are in the button, the other one hidden, so that it is as
+    // wide playing as paused and nothing after it moves.
+    let (label, other, name) = if s.clock.playing {
+        ("❚❚ Pause", "▶ Play", "Pause (space)")
     } else {
-        html! { <button class="tw-play" disabled={busy} onclick={link.callback(|_| Msg::PlayPause)} aria-label="Play (space)">{ "▶ Play" }</button> }
+        ("▶ Play", "❚❚ Pause", "Play (space)")
     };
+    let play = html! {
+        <button class="tw-play" disabled={busy && !s.clock.playing} onclick={link.callback(|_| Msg::PlayPause)} aria-label={name}>
+            <span>{ label }</span><span class="tw-ghost" aria-hidden="true">{ other }</span>
+        </button>
+    };
+    // The clock keeps the width of its last time, the cwnd readout that of
+    // five digits, so that neither pushes the transport onto another line.
+    let end_text = format_time(s.clock.end_ns);
+    let clock_ch = format!("t = {end_text} / {end_text}").chars().count();
+    let cwnd = s.cwnd_readout();
+    let cwnd_ch = reserved_ch(&cwnd, 5);
     html! {
         <>
             <div class="tw-transport">
@@ -201,8 +239,8 @@ fn transport(ui: &Ui) -> Html {
                 <button onclick={link.callback(|_| Msg::Step(Step::RoundTrip))} disabled={busy} title="Step one round trip">{ "+1 RTT" }</button>
                 <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} title="Restart (r)">{ "⟲ Restart" }</button>
                 <label class="tw-speed">{ "Speed " }<select onchange={on_speed} aria-label="Playback speed">{ for speeds }</select></label>
-                <span class="tw-clock" data-readout="clock">{ format!("t = {} / {}", format_time(t), format_time(s.clock.end_ns)) }</span>
-                <span class="tw-cwnd-now" data-readout="cwnd">{ s.cwnd_readout() }</span>
+                <span class="tw-clock" data-readout="clock" style={format!("min-width: {clock_ch}ch")}>{ format!("t = {} / {end_text}", format_time(t)) }</span>
+                <span class="tw-cwnd-now" data-readout="cwnd" style={format!("min-width: {cwnd_ch}ch")}>{ cwnd }</span>
             </div>
             <input type="range" class="tw-scrubber" min="0" max="1000" step="1" aria-label="Time cursor"
                 aria-valuetext={format_time(t)}
@@ -211,11 +249,16 @@ fn transport(ui: &Ui) -> Html {
     }
 }
 
-/// The progress of slow runs, runs that failed, and the timers running at
-/// the cursor.
+/// The runs that failed, and a line that is always there, so that nothing
+/// under it moves: the progress of slow runs while they simulate, else the
+/// timers at the cursor, each in a slot of its own that stays when the
+/// timer stops (see `Ladder::timer_slots_at`).
 fn run_status(ui: &Ui) -> Html {
     let s = ui.state;
-    let progress = s.progress_shown().then(|| {
+    let errors = s.sides.iter().filter_map(Side::error).map(|e| {
+        html! { <div class="tw-notes" role="alert">{ format!("Cannot simulate: {e}") }</div> }
+    });
+    let line = if s.progress_shown() {
         let done = s.progress();
         html! {
             <div class="tw-progress" role="status">
@@ -223,20 +266,38 @@ fn run_status(ui: &Ui) -> Html {
                 <progress max="1" value={done.to_string()}>{ format!("{:.0} %", done * 100.0) }</progress>
             </div>
         }
-    });
-    let errors = s.sides.iter().filter_map(Side::error).map(|e| {
-        html! { <div class="tw-notes" role="alert">{ format!("Cannot simulate: {e}") }</div> }
-    });
-    let countdowns = s.countdowns();
+    } else {
+        let slots = s.countdowns().into_iter().map(|c| match c {
+            Some(text) => html! { <span class="tw-countdown">{ text }</span> },
+            None => html! { <span class="tw-countdown"></span> },
+        });
+        html! { <p class="tw-countdowns" data-readout="countdowns">{ for slots }</p> }
+    };
     html! {
         <>
-            { progress.unwrap_or_default() }
             { for errors }
-            if !countdowns.is_empty() {
-                <p class="tw-countdowns" data-readout="countdowns">{ countdowns.join(" · ") }</p>
-            }
+            <div class="tw-run-status">{ line }</div>
         </>
     }
+}
+
+/// The width (in `ch`) a readout needs at most as its numbers grow: its
+/// text with every number `digits` digits long, or longer where it is.
+fn reserved_ch(text: &str, digits: usize) -> usize {
+    let mut width = 0;
+    let mut run = 0;
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            run += 1;
+        } else {
+            if run > 0 {
+                width += run.max(digits);
+                run = 0;
+            }
+            width += 1;
+        }
+    }
+    width - 1
 }
 
 /// The menu choosing chart panel `slot`'s view.
@@ -327,5 +388,21 @@ fn flight_legend() -> Html {
         <span class="tw-legend" data-legend="flights">
             { "Flights 1–7, then again: " }{ for swatches }{ " · ACKs in ink · ✕ drop" }
         </span>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reserved_ch;
+
+    #[test]
+    fn readouts_keep_room_for_numbers_as_long_as_they_get() {
+        assert_eq!(reserved_ch("cwnd 10", 5), "cwnd 12345".len());
+        assert_eq!(reserved_ch("cwnd 1234567", 5), "cwnd 1234567".len());
+        assert_eq!(
+            reserved_ch("A cwnd 10 · B cwnd 14", 5),
+            "A cwnd 12345 · B cwnd 12345".chars().count()
+        );
+        assert_eq!(reserved_ch("", 5), 0);
     }
 }
