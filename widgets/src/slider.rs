@@ -81,11 +81,13 @@ pub fn slider(props: &SliderProps) -> Html {
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             let (v, n) = typed(spec, &input.value());
-            if let Some(n) = n {
-                note.emit(n);
-            }
+            // The value first: a new value clears the notes about the old
+            // ones, then this entry's own note (if any) is added.
             if let Some(v) = v {
                 cb.emit(v);
+            }
+            if let Some(n) = n {
+                note.emit(n);
             }
         })
     };
@@ -105,7 +107,7 @@ pub fn slider(props: &SliderProps) -> Html {
                     aria-description={format!("{}{}", spec.help, scale)}
                     {oninput} />
                 <input type="text" class="tw-slider-text" id={text_id} inputmode="decimal" spellcheck="false"
-                    value={spec.exact_text(props.value)} onchange={onchange_text}
+                    value={spec.typed_text(props.value)} onchange={onchange_text}
                     aria-label={format!("{}{} (type a value with units)", props.prefix, spec.label)} />
             </div>
         </div>
