@@ -11,9 +11,11 @@ use yew::prelude::*;
 /// not yet sent at the cursor greyed). Times are in `unit`, the widget's
 /// (the clock's, and both sides' of a comparison).
 pub fn readouts(m: &Model, t: f64, unit: TimeUnit) -> Html {
+    // To 10 µs in ms, to 1 ms in s.
+    let decimals = if unit == TimeUnit::S { 3 } else { 2 };
     let completion = match m.summary.completion {
-        Some(c) => unit.format(c.0 as f64, 2),
-        None => format!("not finished after {}", unit.format(m.end_ns, 2)),
+        Some(c) => unit.format(c.0 as f64, decimals),
+        None => format!("not finished after {}", unit.format(m.end_ns, decimals)),
     };
     let sent = m
         .summary
@@ -44,9 +46,12 @@ pub fn readouts(m: &Model, t: f64, unit: TimeUnit) -> Html {
         Some(t) => (
             format!(
                 "Bytes per flight (until {}, where the trace stopped storing packets)",
-                unit.format(t as f64, 2)
+                unit.format(t as f64, decimals)
             ),
-            format!("Round trips of data (until {})", unit.format(t as f64, 2)),
+            format!(
+                "Round trips of data (until {})",
+                unit.format(t as f64, decimals)
+            ),
         ),
         None => ("Bytes per flight".into(), "Round trips of data".into()),
     };
