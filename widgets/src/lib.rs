@@ -14,6 +14,7 @@ pub mod params;
 pub mod series;
 mod slider;
 mod theme;
+pub mod units;
 
 use wasm_bindgen::prelude::*;
 

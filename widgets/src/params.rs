@@ -15,7 +15,46 @@ pub struct Initial {
     pub compare: Option<(usize, f64)>,
     /// The chart panels' views by name (`views=`), if given.
     pub views: Vec<&'static str>,
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
+}
+
+/// A note for the reader, and the parameter (index) it is about, if any: a
+/// value that was ignored, clamped or unreadable. A note about a parameter
+/// goes once the reader gives that parameter a value (see
+/// `kit::widget::state`), so it never outlives what it explains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub param: Option<usize>,
+    pub text: String,
+}
+
+impl Note {
+    /// A note about parameter `i`.
+    pub fn about(i: usize, text: String) -> Note {
+        Note {
+            param: Some(i),
+            text,
+        }
+    }
+}
+
+impl From<String> for Note {
+    fn from(text: String) -> Note {
+        Note { param: None, text }
+    }
+}
+
+impl From<&str> for Note {
+    fn from(text: &str) -> Note {
+        text.to_string().into()
+    }
+}
+
+impl std::ops::Deref for Note {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
 }
 
 /// A preset's values (read from its scenario file when the catalogue was built).
@@ -38,17 +77,17 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
                 preset = Some(p.name);
                 values = preset_values(spec, p.name).unwrap_or(values);
             }
-            None => notes.push(format!(
+            None => notes.push(Note::from(format!(
                 "Ignored preset “{}”: no such preset.",
                 shorten(name)
-            )),
+            ))),
         }
     }
     let mut views = Vec::new();
     if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "views") {
         match WidgetSpec::parse_views(v) {
             Ok(v) => views = v,
-            Err(e) => notes.push(format!("Ignored views: {}.", e.message)),
+            Err(e) => notes.push(format!("Ignored views: {}.", e.message).into()),
         }
     }
     let compare = compare_of(spec, pairs, &mut notes);
@@ -59,15 +98,18 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
         match spec.params.iter().position(|p| p.name == k) {
             Some(i) => match spec.params[i].parse(v) {
                 Ok(x) => values[i] = x,
-                Err(e) => notes.push(format!(
-                    "Ignored {}=“{}”: {}; using {}.",
-                    k,
-                    shorten(v),
-                    e.message,
-                    spec.params[i].format(values[i])
+                Err(e) => notes.push(Note::about(
+                    i,
+                    format!(
+                        "Ignored {}=“{}”: {}; using {}.",
+                        k,
+                        shorten(v),
+                        e.message,
+                        spec.params[i].format(values[i])
+                    ),
                 )),
             },
-            None => notes.push(format!("Ignored unknown parameter “{}”.", shorten(k))),
+            None => notes.push(format!("Ignored unknown parameter “{}”.", shorten(k)).into()),
         }
     }
     Initial {
@@ -83,7 +125,7 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
 fn compare_of(
     spec: &WidgetSpec,
     pairs: &[(String, String)],
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Option<(usize, f64)> {
     let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v);
     let (param, vs) = (get("compare"), get("vs"));
@@ -91,11 +133,11 @@ fn compare_of(
         return None;
     }
     if let Err(e) = spec.check("compare", param.map_or("", |p| p.as_str())) {
-        notes.push(format!("Ignored the comparison: {}.", e.message));
+        notes.push(format!("Ignored the comparison: {}.", e.message).into());
         return None;
     }
     if let Err(e) = spec.check_together(pairs) {
-        notes.push(format!("Ignored the comparison: {}: {}.", e.key, e.message));
+        notes.push(format!("Ignored the comparison: {}: {}.", e.key, e.message).into());
         return None;
     }
     let i = spec

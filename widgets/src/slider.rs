@@ -97,11 +97,13 @@ pub fn slider(props: &SliderProps) -> Html {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             let (v, n) = typed(spec, &input.value());
             draft.set(None);
-            if let Some(n) = n {
-                note.emit(n);
-            }
+            // The value first: a new value clears the notes about the old
+            // ones, then this entry's own note (if any) is added.
             if let Some(v) = v {
                 cb.emit(v);
+            }
+            if let Some(n) = n {
+                note.emit(n);
             }
         })
     };
@@ -113,7 +115,7 @@ pub fn slider(props: &SliderProps) -> Html {
     };
     let text = (*draft)
         .clone()
-        .unwrap_or_else(|| spec.exact_text(props.value));
+        .unwrap_or_else(|| spec.typed_text(props.value));
     let shown = spec.format(props.value);
     let scale = if spec.log { ", log scale" } else { "" };
     let text_id = format!("{}-text", props.id);

@@ -77,8 +77,28 @@ fn the_one_backend_draws_the_svg_the_svg_backend_draws() {
 #[test]
 fn panels_read_the_run_at_the_cursor() {
     let m = model(&defaults());
-    // Before the first sample nothing has been sent.
-    assert!(m.ss_at(0.0).contains("bytes_sent:0"), "{}", m.ss_at(0.0));
+    // Before the server's socket is connected, ss has no socket to show:
+    // it says so, where it used to print one of zeros ("cwnd:0 rto:0").
+    let established = m.path.established_ns.expect("connected") as f64;
+    for t in [0.0, established - 1.0] {
+        let ss = m.ss_at(t);
+        assert!(ss.starts_with("(no connection yet"), "{ss}");
+        assert!(!ss.contains("cwnd:") && !ss.contains("rto:"), "{ss}");
+    }
+    let ss = m.ss_at(established + 1e6);
+    assert!(ss.contains("bytes_sent:") && !ss.contains("rto:0 "), "{ss}");
+    // The iperf intervals (a tenth of the run, about 5 ms) have edges that
+    // differ at their precision.
+    for line in m
+        .iperf_lines
+        .iter()
+        .skip(1)
+        .take_while(|l| !l.starts_with('-'))
+    {
+        let edges = line[6..].split(" sec").next().unwrap();
+        let (a, b) = edges.split_once('-').unwrap();
+        assert_ne!(a.trim(), b.trim(), "{line}");
+    }
     // At the end, ss reports the whole 512 KiB response sent.
     assert!(
         m.ss_at(m.end_ns).contains("bytes_sent:524288"),

@@ -508,3 +508,41 @@ fn drops_end_in_a_cross_and_retransmissions_are_marked() {
     assert!(svg_retx.contains("retx"));
     assert!(svg.contains("<svg"));
 }
+
+/// The x of the SVG text `content` (its anchor).
+fn text_x(svg: &str, content: &str) -> f64 {
+    let open = svg
+        .split("<text")
+        .find_map(|t| {
+            let (open, rest) = t.split_once('>')?;
+            (rest.split("</text>").next()?.trim() == content).then_some(open)
+        })
+        .unwrap_or_else(|| panic!("no text {content}"));
+    let i = open.find(" x=\"").unwrap() + 4;
+    open[i..].split('"').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn the_ladder_and_the_path_view_both_put_the_data_sender_on_the_left() {
+    let s = scenario_file("seed-004-512k-7ms.toml");
+    let r = run(&s);
+    let l = Ladder::from_run(&r);
+    let (_, ladder_svg) = draw_at(&l, l.end_ns as f64 / 2.0);
+    let path = tcp_widgets::series::path::PathSeries::from_run(&r);
+    let mut path_svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut path_svg, (640, 170)).into_drawing_area();
+        tcp_widgets::draw::path_view::draw(&root, &path, 1e6, &Palette::default(), 1.0).unwrap();
+    }
+    for svg in [&ladder_svg, &path_svg] {
+        assert!(text_x(svg, "server") < text_x(svg, "client"));
+    }
+    // The data segments run left to right on the ladder: from the server's
+    // line to the client's.
+    let first = l
+        .segments
+        .iter()
+        .find(|t| t.len > 0 && t.from == Side::Server)
+        .unwrap();
+    assert!(first.to() == Side::Client);
+}

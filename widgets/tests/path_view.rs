@@ -8,10 +8,10 @@ use sim_core::segment::Side;
 use sim_core::sim::RunResult;
 use sim_core::time::SimDuration;
 use sim_core::trace::TraceEvent;
-use sim_core::units::format_bytes;
 use tcp_widgets::draw::path_view::{self, OnPath};
 use tcp_widgets::palette::{Palette, series};
 use tcp_widgets::series::path::{LinkAt, PathSeries, TABLE_ROWS};
+use tcp_widgets::units::bytes_alike;
 
 fn scenario(file: &str) -> Scenario {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -194,11 +194,11 @@ fn a_16k_sndbuf_is_doubled_to_32k_and_stays_full() {
     );
     assert_eq!(b.sndbuf, 32_000, "Linux doubles SO_SNDBUF");
     assert!(b.wmem_queued >= b.sndbuf, "the application keeps it full");
-    let label = format!(
-        "send buffer {} / {}",
-        format_bytes(b.wmem_queued),
-        format_bytes(b.sndbuf)
-    );
+    // One unit and one precision for both ("32.0 / 31.2 KiB", not "32 KiB
+    // / 31.2 KiB"), and why the buffer holds more than its size.
+    let ([used, size], unit) = bytes_alike([b.wmem_queued, b.sndbuf]);
+    let label = format!("send buffer {used} / {size} {unit}");
+    assert_eq!(label, "send buffer 32.0 / 31.2 KiB");
     assert!(svg.contains(&label), "{label} in {svg}");
 }
 
@@ -218,11 +218,8 @@ fn a_receiver_that_stops_reading_fills_its_buffer_and_closes_the_window() {
     );
     assert!(b.unread > 0 && b.window == 0, "{b:?}");
     assert_eq!(on.downlink.data, 0, "nothing flies into a zero window");
-    let label = format!(
-        "receive buffer {} / {}, window 0 B",
-        format_bytes(b.unread),
-        format_bytes(b.rcvbuf)
-    );
+    let ([unread, size], unit) = bytes_alike([b.unread, b.rcvbuf]);
+    let label = format!("receive buffer {unread} / {size} {unit}, window 0 {unit}");
     assert!(svg.contains(&label), "{label} in {svg}");
     // Before the first sample there is nothing to show, and it says so.
     let (on, svg) = draw(&path, 0.0, (640, 170), 1.0);
@@ -375,4 +372,182 @@ fn past_the_trace_budget_the_view_says_its_counts_stop() {
     assert!(svg.contains("packet records end at"), "{svg}");
     let (on, svg) = draw(&path, end as f64, (640, 170), 1.0);
     assert!(on.recorded && !svg.contains("packet records end"));
+}
+
+/// Every text of an SVG: (x, font size in px as drawn on a canvas, anchored
+/// at its start, content). Plotters' SVG writes font sizes divided by 1.24
+/// (points); a canvas draws them in px.
+fn texts(svg: &str) -> Vec<(f64, f64, bool, String)> {
+    let attr = |l: &str, name: &str| -> Option<String> {
+        let i = l.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(l[i..].split('"').next()?.to_string())
+    };
+    svg.split("<text")
+        .skip(1)
+        .map(|t| {
+            let (open, rest) = t.split_once('>').unwrap();
+            let content = rest.split("</text>").next().unwrap().trim().to_string();
+            (
+                attr(open, "x").unwrap().parse().unwrap(),
+                attr(open, "font-size").unwrap().parse::<f64>().unwrap() * 1.24,
+                attr(open, "text-anchor").is_none_or(|a| a == "start"),
+                content,
+            )
+        })
+        .collect()
+}
+
+/// Whether the SVG has a text reading exactly `content`.
+fn has_text(svg: &str, content: &str) -> bool {
+    texts(svg).iter().any(|t| t.3 == content)
+}
+
+/// The instant `after_ns` after the first packet of `from` carrying `what`
+/// started serialising.
+fn after_first(
+    path: &PathSeries,
+    from: Side,
+    what: impl Fn(&tcp_widgets::series::path::Packet) -> bool,
+    after_ns: f64,
+) -> f64 {
+    let dir = match from {
+        Side::Server => &path.downlink,
+        Side::Client => &path.uplink,
+    };
+    dir.packets()
+        .iter()
+        .find(|p| what(p))
+        .expect("sent")
+        .departs as f64
+        + after_ns
+}
+
+#[test]
+fn the_handshake_is_named_segment_by_segment_not_counted_as_acks() {
+    // Seed 004 (7 ms RTT): the SYN leaves at 0, the SYN-ACK at 3.5 ms, the
+    // request (with the handshake's last ACK) at 7 ms.
+    let run = run(&scenario("seed-004-512k-7ms.toml"));
+    let path = PathSeries::from_run(&run);
+    let syn = after_first(&path, Side::Client, |p| p.syn, 1e6);
+    let syn_ack = after_first(&path, Side::Server, |p| p.syn, 1e6);
+    let request = after_first(&path, Side::Client, |p| p.is_data(), 1e6);
+    for (size, scale) in [((640, 170), 1.0), ((360, 200), 1.0)] {
+        let (on, svg) = draw(&path, syn, size, scale);
+        assert_eq!((on.uplink.acks, on.uplink.syns), (1, 1));
+        assert!(has_text(&svg, "← SYN"), "{svg}");
+        assert!(!svg.contains("ACK"), "the SYN is no ACK: {svg}");
+        let (_, svg) = draw(&path, syn_ack, size, scale);
+        assert!(has_text(&svg, "SYN-ACK →"), "{svg}");
+        let (on, svg) = draw(&path, request, size, scale);
+        assert_eq!((on.uplink.data, on.uplink.acks), (1, 0));
+        assert!(has_text(&svg, "← request"), "{svg}");
+    }
+}
+
+#[test]
+fn one_ack_in_flight_is_one_ack_wide_and_narrow() {
+    let run = run(&scenario("seed-004-512k-7ms.toml"));
+    let path = PathSeries::from_run(&run);
+    let t = after_first(&path, Side::Client, |p| !p.is_data() && !p.syn, 1.0);
+    for (size, label) in [((640, 170), "← 1 ACK in flight"), ((360, 200), "← 1 ACK")] {
+        let (on, svg) = draw(&path, t, size, 1.0);
+        assert_eq!(on.uplink.acks, 1);
+        assert!(has_text(&svg, label) && !svg.contains("1 ACKs"), "{svg}");
+    }
+}
+
+#[test]
+fn nothing_is_in_the_send_buffer_before_the_handshake_completes() {
+    // Seed 003 (210 ms RTT): the server's socket is connected at 315 ms;
+    // before, what it reports is its SYN-ACK's skb, not anything written.
+    let mut s = scenario("seed-003-lfn-cubic.toml");
+    s.sample_interval = SimDuration::from_millis(10);
+    s.time_limit = SimDuration::from_millis(400);
+    let run = run(&s);
+    let path = PathSeries::from_run(&run);
+    let established = path.established_ns.expect("connected");
+    let early = path
+        .buffers
+        .iter()
+        .find(|b| b.at_ns < established && b.wmem_queued > 0)
+        .expect("the socket reports its SYN-ACK's skb before it is connected");
+    for size in [(640, 170), (360, 200)] {
+        let (on, svg) = draw(&path, early.at_ns as f64, size, 1.0);
+        assert!(!on.established && on.buffers.is_some());
+        assert!(
+            texts(&svg)
+                .iter()
+                .any(|t| t.3.starts_with("send buf") && t.3.contains(": opening")),
+            "{svg}"
+        );
+        // The bar is empty: no accent fill under the send label.
+        let accent = format!("fill=\"{}\"", hex(Palette::default().accent));
+        assert!(
+            !svg.lines()
+                .any(|l| l.starts_with("<rect") && l.contains(&accent)),
+            "{svg}"
+        );
+    }
+    let (on, svg) = draw(&path, established as f64 + 20e6, (640, 170), 1.0);
+    assert!(on.established && !svg.contains("opening"));
+}
+
+#[test]
+fn buffer_labels_show_both_sides_in_one_unit_and_precision() {
+    // Seed 004 as the widget samples it: at 10.85 ms the server has written
+    // more than its 85 KiB send buffer (the last skb overshoots).
+    let mut s = scenario("seed-004-512k-7ms.toml");
+    s.sample_interval = SimDuration::from_micros(350);
+    let run = run(&s);
+    let path = PathSeries::from_run(&run);
+    let mut checked = 0;
+    for b in path.buffers.iter().filter(|b| b.wmem_queued > 0) {
+        let (_, svg) = draw(&path, b.at_ns as f64 + 1.0, (1280, 170), 1.0);
+        let label = texts(&svg)
+            .into_iter()
+            .map(|t| t.3)
+            .find(|t| t.starts_with("send buffer "))
+            .unwrap();
+        // "send buffer 115 / 85 KiB ...": two numbers, one unit after them.
+        let words: Vec<&str> = label.split(' ').collect();
+        let (used, size, unit) = (words[2], words[4], words[5].trim_end_matches(','));
+        assert_eq!(words[3], "/", "{label}");
+        assert!(["B", "KiB", "MiB"].contains(&unit), "{label}");
+        let decimals = |n: &str| n.split('.').nth(1).map_or(0, str::len);
+        assert_eq!(decimals(used), decimals(size), "{label}");
+        if b.wmem_queued > b.sndbuf {
+            assert!(label.contains("skb"), "says why used > size: {label}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 10);
+}
+
+#[test]
+fn at_phone_width_the_buffer_labels_never_run_together() {
+    let mut s = scenario("seed-004-512k-7ms.toml");
+    s.sample_interval = SimDuration::from_micros(350);
+    let run = run(&s);
+    let path = PathSeries::from_run(&run);
+    for b in &path.buffers {
+        // A 360 px phone leaves the canvas 300 to 340 px of it.
+        for (size, scale) in [((300, 200), 1.0), ((330, 200), 1.0), ((680, 400), 2.0)] {
+            let (_, svg) = draw(&path, b.at_ns as f64, size, scale);
+            let all = texts(&svg);
+            let find = |p: &str| {
+                all.iter()
+                    .find(|t| t.3.starts_with(p))
+                    .unwrap_or_else(|| panic!("{p} in {svg}"))
+            };
+            let (send, recv) = (find("send buf"), find("recv buf"));
+            // 0.56 em a character is wider than sans-serif digits and letters.
+            let send_end = send.0 + send.3.chars().count() as f64 * 0.56 * send.1;
+            assert!(send.2 && recv.2);
+            assert!(send_end < recv.0, "{:?} runs into {:?}", send, recv);
+            assert!(
+                recv.0 + recv.3.chars().count() as f64 * 0.56 * recv.1 <= size.0 as f64,
+                "{recv:?}"
+            );
+        }
+    }
 }

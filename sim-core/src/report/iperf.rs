@@ -24,6 +24,15 @@ fn at(samples: &[(u64, u64, u64, u32)], t: u64) -> (u64, u64, u32) {
     (d, r, c)
 }
 
+/// Decimals of the interval edges: iperf3's two, or as many as an interval
+/// shorter than 10 ms needs for its edges to differ ("0.000-0.005 sec", not
+/// "0.00-0.01, 0.01-0.01").
+fn interval_decimals(interval_ns: u64) -> usize {
+    (2..9)
+        .find(|&d| interval_ns >= 10u64.pow(9 - d as u32))
+        .unwrap_or(9)
+}
+
 /// An iperf3-style report of the server's sending, one line per flow per
 /// `interval` (and a `[SUM]` line with several flows): bytes the client
 /// application read in the interval, the bitrate that makes, segments the
@@ -43,6 +52,10 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
         .max()
         .unwrap_or(0);
     let id = |f: usize| 5 + 2 * f;
+    let (d, w) = (
+        interval_decimals(interval_ns),
+        interval_decimals(interval_ns) + 4,
+    );
     let line =
         |out: &mut String, tag: &str, a: u64, b: u64, bytes: u64, retr: u64, cwnd: Option<u64>| {
             let secs = (b - a) as f64 / 1e9;
@@ -53,7 +66,7 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
             };
             let _ = write!(
                 out,
-                "[{tag:>3}] {:>6.2}-{:<6.2} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}",
+                "[{tag:>3}] {:>w$.d$}-{:<w$.d$} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}",
                 a as f64 / 1e9,
                 b as f64 / 1e9,
                 bytes as f64 / 1048576.0,
@@ -104,4 +117,45 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
         line(&mut out, "SUM", 0, end, sum_bytes, sum_retr, None);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Scenario;
+    use crate::time::SimDuration;
+
+    #[test]
+    fn interval_edges_have_the_decimals_the_interval_needs() {
+        assert_eq!(interval_decimals(1_000_000_000), 2);
+        assert_eq!(interval_decimals(10_000_000), 2);
+        assert_eq!(interval_decimals(5_000_000), 3);
+        assert_eq!(interval_decimals(350_000), 4);
+        assert_eq!(interval_decimals(1), 9);
+    }
+
+    #[test]
+    fn short_intervals_print_distinct_edges() {
+        // The default case over its 50 ms, in 5 ms intervals (the widget's
+        // iperf panel takes about a tenth of the run).
+        let s = Scenario {
+            sample_interval: SimDuration::from_millis(1),
+            ..Scenario::default()
+        };
+        let run = crate::sim::run(&s).unwrap();
+        let out = iperf(&run, SimDuration::from_millis(5));
+        let edges: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with('-'))
+            .map(|l| l[6..].split(" sec").next().unwrap().trim())
+            .collect();
+        assert!(edges.len() > 2, "{out}");
+        assert_eq!(edges[0], "0.000-0.005", "{out}");
+        assert_eq!(edges[1], "0.005-0.010", "{out}");
+        for e in &edges {
+            let (a, b) = e.split_once('-').unwrap();
+            assert_ne!(a.trim(), b.trim(), "{out}");
+        }
+    }
 }

@@ -17,6 +17,9 @@ use crate::trace::TraceEvent;
 /// It reads the run's last `TCP_INFO` sample (taken at the end of every run),
 /// not the packet records, so it stays exact past the trace's packet budget.
 pub fn ss_line(run: &RunResult) -> String {
+    if established(run).is_none() {
+        return ss_no_connection(None);
+    }
     let info = run
         .trace
         .flow_summary(0)
@@ -27,6 +30,30 @@ pub fn ss_line(run: &RunResult) -> String {
         .last()
         .unwrap_or_default();
     ss_line_of(&run.scenario, &info)
+}
+
+/// When the server's socket completed its (first) handshake, if it did.
+pub fn established(run: &RunResult) -> Option<crate::time::SimTime> {
+    run.trace.flow_summary(0).find_map(|r| match r.event {
+        TraceEvent::Established {
+            side: crate::segment::Side::Server,
+        } => Some(r.time),
+        _ => None,
+    })
+}
+
+/// What `ss -tin` shows of the connection before the server's socket exists
+/// as a connected socket (before its handshake completes, at `established`,
+/// or ever): nothing, where a line of zeros ("cwnd:0 rto:0") would read as a
+/// real socket. In ms, as `ss` prints rtt and rto.
+pub fn ss_no_connection(established: Option<crate::time::SimTime>) -> String {
+    match established {
+        Some(t) => format!(
+            "(no connection yet: ss -tin lists the server's socket once its handshake completes, at {:.3} ms)\n",
+            t.0 as f64 / 1e6
+        ),
+        None => "(no connection: the server's handshake never completed)\n".to_string(),
+    }
 }
 
 /// The `ss -tin` line for the server socket of `scenario` with `info` (any

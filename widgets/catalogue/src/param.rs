@@ -203,6 +203,60 @@ impl ParamSpec {
         format!("{}{}", n / div, unit)
     }
 
+    /// The value for the slider's text box: in the unit and to the
+    /// precision [`ParamSpec::format`] shows it in ("33.3 MiB" → `33.3MiB`),
+    /// with more decimals where those would not read back as exactly this
+    /// value (`33.3328247MiB` for 34,952,000 B), so the box and the value
+    /// beside it never differ in unit and an untouched box never changes
+    /// the value.
+    pub fn typed_text(&self, v: f64) -> String {
+        let shown = self.format(v);
+        let Some((number, unit)) = shown.split_once(' ') else {
+            return self.exact_text(v);
+        };
+        // The unit as the parser reads it: rates without "/s".
+        let unit = unit.trim_end_matches("/s");
+        let scale = match (self.kind, unit) {
+            (Kind::Duration, "s") => 1e9,
+            (Kind::Duration, "ms") => 1e6,
+            (Kind::Duration, "µs") => 1e3,
+            (Kind::Rate, "Gbit") => 1e9,
+            (Kind::Rate, "Mbit") => 1e6,
+            (Kind::Rate, "kbit") => 1e3,
+            (Kind::Rate, "bit") => 1.0,
+            (Kind::Bytes, "GiB") => (1u64 << 30) as f64,
+            (Kind::Bytes, "MiB") => (1u64 << 20) as f64,
+            (Kind::Bytes, "KiB") => 1024.0,
+            (Kind::Bytes, "B") => 1.0,
+            (Kind::Ratio, "%") => 0.01,
+            _ => return self.exact_text(v),
+        };
+        let reads_back = |text: &str| {
+            self.parse_unchecked(text).is_ok_and(|r| match self.kind {
+                // A percentage is a decimal times 0.01, which binary floating
+                // point rounds: equal to the last bit is too much to ask.
+                Kind::Ratio => (r - v).abs() <= v.abs() * 1e-12,
+                _ => r == v,
+            })
+        };
+        let shown_text = format!("{number}{unit}");
+        if reads_back(&shown_text) {
+            return shown_text;
+        }
+        (0..=12)
+            .map(|d| {
+                let n = format!("{:.d$}", v / scale);
+                let n = if n.contains('.') {
+                    n.trim_end_matches('0').trim_end_matches('.')
+                } else {
+                    &n
+                };
+                format!("{n}{unit}")
+            })
+            .find(|t| reads_back(t))
+            .unwrap_or_else(|| self.exact_text(v))
+    }
+
     /// Slider position in [0, 1] for a value (log or linear).
     pub fn to_position(&self, v: f64) -> f64 {
         let v = self.clamp(v);
@@ -274,6 +328,38 @@ mod tests {
         assert_eq!(spec.param("rtt").unwrap().exact_text(7e6), "7ms");
         assert_eq!(spec.param("size").unwrap().exact_text(524_288.0), "512KiB");
         assert_eq!(spec.param("bandwidth").unwrap().exact_text(1e9), "1Gbit");
+    }
+
+    #[test]
+    fn the_text_box_shows_the_unit_the_value_beside_it_shows() {
+        for p in WIDGETS.iter().flat_map(|w| w.params) {
+            for pos in 0..=100 {
+                let v = p.from_position(pos as f64 / 100.0);
+                let text = p.typed_text(v);
+                let back = p.parse_unchecked(&text).unwrap();
+                assert!((back - v).abs() <= v.abs() * 1e-12, "{} {text}", p.name);
+                let unit = p
+                    .format(v)
+                    .split_once(' ')
+                    .map(|(_, u)| u.trim_end_matches("/s").to_string());
+                if let Some(unit) = unit {
+                    assert!(
+                        text.ends_with(&unit),
+                        "{}: {text} beside {}",
+                        p.name,
+                        p.format(v)
+                    );
+                }
+            }
+        }
+        let rmem = widget("long-fat").unwrap().param("rmem").unwrap();
+        assert_eq!(rmem.format(34_952_000.0), "33.3 MiB");
+        assert_eq!(rmem.typed_text(34_952_000.0), "33.332825MiB");
+        let size = widget("slow-start").unwrap().param("size").unwrap();
+        assert_eq!(size.typed_text(1024.0), "1024B");
+        assert_eq!(size.typed_text(524_288.0), "512KiB");
+        let rtt = widget("slow-start").unwrap().param("rtt").unwrap();
+        assert_eq!(rtt.typed_text(7e6), "7ms");
     }
 
     #[test]

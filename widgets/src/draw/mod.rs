@@ -14,3 +14,15 @@ use plotters::prelude::{DrawingAreaErrorKind, DrawingBackend};
 
 /// What a drawing step returns: `T`, or the backend's error.
 pub type Drawn<DB, T = ()> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+use sim_core::segment::Side;
+
+/// The host drawn on the left in every view (the path view, the ladder):
+/// the server, which sends the data, so the data flows left to right as
+/// the reader reads and the ACKs come back right to left. One side for
+/// all views, so a reader who looks from one to the other never has to
+/// mirror the picture.
+pub const LEFT_HOST: Side = Side::Server;
+
+/// The host drawn on the right: the client, which receives the data.
+pub const RIGHT_HOST: Side = Side::Client;

@@ -42,15 +42,17 @@ impl Model {
         build.finish(run)
     }
 
-    /// The `ss -tin` line as of the last sample at or before `t_ns`.
+    /// The `ss -tin` line as of the last sample at or before `t_ns`; before
+    /// the server's socket is connected (or sampled), a line saying so.
     pub fn ss_at(&self, t_ns: f64) -> String {
+        let established = self.path.established_ns;
         let i = self.samples.partition_point(|(t, _)| *t <= t_ns);
-        let info = if i == 0 {
-            TcpInfo::default()
-        } else {
-            self.samples[i - 1].1
-        };
-        report::ss_line_of(&self.run_scenario, &info)
+        match established {
+            Some(e) if e as f64 <= t_ns && i > 0 => {
+                report::ss_line_of(&self.run_scenario, &self.samples[i - 1].1)
+            }
+            _ => report::ss_no_connection(established.map(sim_core::time::SimTime)),
+        }
     }
 
     /// The iperf lines whose interval has ended by `t_ns` (header included;

@@ -91,7 +91,9 @@ pub fn mount(el: web_sys::Element) -> bool {
         pairs = from_url.pairs;
     }
     let mut initial = params::initial(spec, &pairs);
-    initial.notes.splice(0..0, from_url.notes);
+    initial
+        .notes
+        .splice(0..0, from_url.notes.into_iter().map(params::Note::from));
     // What stood in for the widget until now (the loading line) goes; the
     // figure stays for print.
     remove_all(&el, ".tcp-widget-loading");

@@ -4,22 +4,18 @@
 
 use super::model::Model;
 use crate::series::table::Table;
+use crate::units::TimeUnit;
 use yew::prelude::*;
 
-pub fn format_time(ns: f64) -> String {
-    if ns >= 10e9 {
-        format!("{:.2} s", ns / 1e9)
-    } else {
-        format!("{:.3} ms", ns / 1e6)
-    }
-}
-
 /// Completion, round trips, retransmissions and bytes per flight (the flights
-/// not yet sent at the cursor greyed).
-pub fn readouts(m: &Model, t: f64) -> Html {
+/// not yet sent at the cursor greyed). Times are in `unit`, the widget's
+/// (the clock's, and both sides' of a comparison).
+pub fn readouts(m: &Model, t: f64, unit: TimeUnit) -> Html {
+    // To 10 µs in ms, to 1 ms in s.
+    let decimals = if unit == TimeUnit::S { 3 } else { 2 };
     let completion = match m.summary.completion {
-        Some(c) => format!("{:.2} ms", c.as_millis_f64()),
-        None => format!("not finished after {}", format_time(m.end_ns)),
+        Some(c) => unit.format(c.0 as f64, decimals),
+        None => format!("not finished after {}", unit.format(m.end_ns, decimals)),
     };
     let sent = m
         .summary
@@ -50,9 +46,12 @@ pub fn readouts(m: &Model, t: f64) -> Html {
         Some(t) => (
             format!(
                 "Bytes per flight (until {}, where the trace stopped storing packets)",
-                format_time(t as f64)
+                unit.format(t as f64, decimals)
             ),
-            format!("Round trips of data (until {})", format_time(t as f64)),
+            format!(
+                "Round trips of data (until {})",
+                unit.format(t as f64, decimals)
+            ),
         ),
         None => ("Bytes per flight".into(), "Round trips of data".into()),
     };

@@ -79,6 +79,7 @@ pub struct Direction {
     /// `prefix[i]`: totals over `packets[..i]`.
     data_prefix: Vec<u32>,
     retransmit_prefix: Vec<u32>,
+    syn_prefix: Vec<u32>,
     wire_prefix: Vec<u64>,
     /// One-way propagation delay, ns.
     pub delay_ns: u64,
@@ -91,6 +92,7 @@ impl Direction {
         Direction {
             data_prefix: vec![0],
             retransmit_prefix: vec![0],
+            syn_prefix: vec![0],
             wire_prefix: vec![0],
             delay_ns,
             ..Direction::default()
@@ -109,6 +111,7 @@ impl Direction {
             .push(self.data_prefix[i] + p.is_data() as u32);
         self.retransmit_prefix
             .push(self.retransmit_prefix[i] + p.retransmit as u32);
+        self.syn_prefix.push(self.syn_prefix[i] + p.syn as u32);
         self.wire_prefix.push(self.wire_prefix[i] + p.wire as u64);
         self.max_wire = self.max_wire.max(p.wire);
         self.packets.push(p);
@@ -153,6 +156,11 @@ impl Direction {
         (self.retransmit_prefix[r.end] - self.retransmit_prefix[r.start]) as usize
     }
 
+    /// SYNs (a SYN or a SYN-ACK) among `packets[r]`.
+    pub fn syns_in(&self, r: Range<usize>) -> usize {
+        (self.syn_prefix[r.end] - self.syn_prefix[r.start]) as usize
+    }
+
     /// Wire bytes of `packets[r]`.
     pub fn wire_bytes_in(&self, r: Range<usize>) -> u64 {
         self.wire_prefix[r.end] - self.wire_prefix[r.start]
@@ -177,6 +185,7 @@ impl Direction {
         LinkAt {
             data,
             acks: wire.len() - data,
+            syns: self.syns_in(wire),
             queued: queue.len(),
             queued_bytes: self.wire_bytes_in(queue),
             dropped: self.drops_by(t_ns),
@@ -211,6 +220,8 @@ pub struct LinkAt {
     pub data: usize,
     /// Segments without data on the wire: ACKs, and a SYN or FIN.
     pub acks: usize,
+    /// The SYNs among them: the client's SYN, or the server's SYN-ACK.
+    pub syns: usize,
     /// Packets waiting in the bottleneck queue, and their wire bytes.
     pub queued: usize,
     pub queued_bytes: u64,
@@ -227,6 +238,9 @@ pub struct OnPath {
     pub uplink: LinkAt,
     /// The latest sample at or before the instant (`None` before the first).
     pub buffers: Option<Buffers>,
+    /// The server's socket has completed the handshake: before, nothing of
+    /// its send buffer has been written, let alone sent.
+    pub established: bool,
     /// False past the end of the packet records (the trace's budget ran out):
     /// the packet counts are then incomplete.
     pub recorded: bool,
@@ -252,6 +266,9 @@ pub struct PathSeries {
     pub packets_until_ns: Option<u64>,
     /// Buffer readings in time order.
     pub buffers: Vec<Buffers>,
+    /// When the server's socket completed the handshake (`None`: it never
+    /// did in this run).
+    pub established_ns: Option<u64>,
 }
 
 impl PathSeries {
@@ -310,6 +327,11 @@ impl PathSeries {
                     unread: client.unread,
                     window: info.snd_wnd,
                 }),
+                TraceEvent::Established { side: Side::Server } => {
+                    // A reconnecting run opens again; the first opening is
+                    // the handshake the view shows.
+                    s.established_ns.get_or_insert(r.time.0);
+                }
                 _ => {}
             }
         }
@@ -329,6 +351,7 @@ impl PathSeries {
             downlink: self.downlink.at(t_ns),
             uplink: self.uplink.at(t_ns),
             buffers: self.buffers_at(t_ns),
+            established: self.established_ns.is_some_and(|e| e as f64 <= t_ns),
             recorded: self.packets_until_ns.is_none_or(|end| t_ns <= end as f64),
         }
     }

@@ -11,7 +11,8 @@ pub const TABLE_ROWS: usize = 2000;
 pub fn table_stride(n: usize) -> (usize, String) {
     let stride = n.div_ceil(TABLE_ROWS).max(1);
     let note = if stride > 1 {
-        format!(" (every {stride}th of {n} rows, evenly decimated)")
+        // "one row in 2", not "every 2th": no ordinal to get wrong.
+        format!(" (one row in {stride} of {n}, evenly decimated)")
     } else {
         String::new()
     };

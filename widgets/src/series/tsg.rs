@@ -257,7 +257,7 @@ fn decimate(rows: Vec<(f64, bool, Vec<String>)>) -> (Vec<Vec<String>>, String) {
         let note = if stride > 1 {
             format!(
                 " (all {notable} retransmissions, drops and zero windows; \
-                 every {stride}th of the other {others} rows)"
+                 one in {stride} of the other {others} rows)"
             )
         } else {
             String::new()

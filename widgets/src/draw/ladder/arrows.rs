@@ -98,7 +98,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             Some(a) => (a as f64, l.x_of(seg.to())),
             None => (
                 sent + ladder.one_way_ns[seg.from as usize] as f64 / 2.0,
-                (l.x_client + l.x_server) / 2.0,
+                (l.x_left + l.x_right) / 2.0,
             ),
         };
         if end_t < l.t0 {

@@ -3,13 +3,13 @@
 //! time it left to its receiver at the time it arrived.
 //!
 //! ```text
-//!  time (ms)   client                 server
-//!      0 ──────│── SYN ───────────┐    │
-//!              │                  └──▶ │
-//!      3.5 ────│    ┌────── SYN-ACK ───│
+//!  time (ms)   server                 client
+//!      0 ──────│    ┌─────────── SYN ──│
 //!              │ ◀──┘                  │
-//!      7 ──────│── seq 1:301 ─────┐    │
-//!   Nagle     ┃│                  └──▶ │┃ delayed ACK
+//!      3.5 ────│── SYN-ACK ───────┐    │
+//!              │                  └──▶ │
+//!      7 ──────│    ┌──── seq 1:148 ───│
+//!   Nagle     ┃│ ◀──┘                  │┃ delayed ACK
 //!   1000 B    ┃│                       │┃ 23.4 ms
 //!   held ═════┃│═══════ cursor ════════│┃═════════════
 //! ```
@@ -33,7 +33,7 @@
 
 mod arrows;
 
-use super::Drawn;
+use super::{Drawn, LEFT_HOST, RIGHT_HOST};
 use crate::palette::{Palette, SERIES};
 use crate::series::ladder::{CountdownKind, Ladder, Timer};
 use arrows::Placed;
@@ -164,7 +164,8 @@ struct Painter<'a, DB: DrawingBackend> {
 
 /// Where things go on the canvas, in device pixels: a header row for the
 /// host names, a time axis on the left, the hosts at 22% and 78% of the
-/// rest, countdowns outside them.
+/// rest (the server, which sends the data, on the left as in the path view:
+/// see [`LEFT_HOST`]), countdowns outside them.
 struct Layout {
     /// Device pixels per CSS pixel (× presenter factor).
     s: f64,
@@ -175,8 +176,9 @@ struct Layout {
     bottom: f64,
     axis_w: f64,
     right: f64,
-    x_client: f64,
-    x_server: f64,
+    /// The hosts' lines: [`LEFT_HOST`]'s and [`RIGHT_HOST`]'s.
+    x_left: f64,
+    x_right: f64,
     font_px: f64,
     line_h: f64,
 }
@@ -203,8 +205,8 @@ impl Layout {
             bottom: (h - 10.0 * s).max(top + 1.0),
             axis_w,
             right,
-            x_client: axis_w + plot_w * 0.22,
-            x_server: axis_w + plot_w * 0.78,
+            x_left: axis_w + plot_w * 0.22,
+            x_right: axis_w + plot_w * 0.78,
             font_px,
             line_h: font_px * 1.25,
         }
@@ -216,10 +218,17 @@ impl Layout {
     }
 
     fn x_of(&self, side: Side) -> f64 {
-        match side {
-            Side::Client => self.x_client,
-            Side::Server => self.x_server,
+        if side == LEFT_HOST {
+            self.x_left
+        } else {
+            self.x_right
         }
+    }
+
+    /// Away from the other host: -1 (leftwards) for the left host, +1 for
+    /// the right one. Countdowns go outside a host's line, labels inside.
+    fn outward(&self, side: Side) -> f64 {
+        if side == LEFT_HOST { -1.0 } else { 1.0 }
     }
 
     fn y_of(&self, t: f64) -> f64 {
@@ -279,7 +288,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         let (root, l, pal) = (self.root, &self.l, self.pal);
         let s = l.s;
         let host_font = (FontFamily::SansSerif, 13.0 * s).into_font().color(&pal.fg);
-        for side in [Side::Client, Side::Server] {
+        for side in [LEFT_HOST, RIGHT_HOST] {
             let x = l.x_of(side);
             root.draw(&Text::new(
                 side.name(),
@@ -308,11 +317,9 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             } else {
                 (11.0 * s, 17.0 * s)
             };
-            let x = l.x_of(timer.side);
-            match timer.side {
-                Side::Client => (x - far, x - near),
-                Side::Server => (x + near, x + far),
-            }
+            let (x, out) = (l.x_of(timer.side), l.outward(timer.side));
+            let (a, b) = (x + out * near, x + out * far);
+            (a.min(b), a.max(b))
         };
         let mut drawn = 0;
         for timer in ladder.timers_between(l.t0, until) {
@@ -355,9 +362,11 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         let mut last_label: [Option<f64>; 2] = [None; 2];
         let inset = 7.0 * s;
         for p in placed {
-            let (x, anchor) = match p.from {
-                Side::Client => (p.origin.0 + inset, HPos::Left),
-                Side::Server => (p.origin.0 - inset, HPos::Right),
+            // Inside the hosts, towards the receiver.
+            let (x, anchor) = if l.outward(p.from) < 0.0 {
+                (p.origin.0 + inset, HPos::Left)
+            } else {
+                (p.origin.0 - inset, HPos::Right)
             };
             let y = p.origin.1 + p.slope * (x - p.origin.0) - 2.0 * s;
             // Only where the arrow is drawn, below the host names (the first
@@ -412,10 +421,10 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             let slot = c.timer.side as usize;
             let base = yc + stacked[slot] as f64 * l.line_h * 2.2;
             stacked[slot] += 1;
-            let (x, anchor) = match c.timer.side {
-                Side::Client => (l.x_client - 20.0 * s, HPos::Right),
-                Side::Server => (l.x_server + 20.0 * s, HPos::Left),
-            };
+            // Outside the host, beyond its countdown bars.
+            let out = l.outward(c.timer.side);
+            let x = l.x_of(c.timer.side) + out * 20.0 * s;
+            let anchor = if out < 0.0 { HPos::Right } else { HPos::Left };
             root.draw(&Text::new(
                 c.title(),
                 at(x, base - 1.0 * s),

@@ -18,14 +18,17 @@
 //! and counts them in O(log packets) (see [`crate::series::path`]).
 
 mod buffers;
+mod counts;
 mod wire;
 
-use super::Drawn;
+use super::{Drawn, LEFT_HOST, RIGHT_HOST};
 use crate::palette::{Palette, SERIES};
 use crate::series::path::PathSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use counts::grouped;
 
 pub use crate::series::path::OnPath;
 
@@ -87,9 +90,11 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         let s = g.s;
         let font = g.font(13.0, &pal.fg);
         let muted = g.font(11.0, &pal.muted);
+        // The data sender on the left (see `draw::LEFT_HOST`): the data lane
+        // runs left to right, the ACK lane back.
         for (x, name, role) in [
-            (g.m, "server", "sender"),
-            (g.client_x, "client", "receiver"),
+            (g.m, LEFT_HOST.name(), "sender"),
+            (g.client_x, RIGHT_HOST.name(), "receiver"),
         ] {
             root.draw(&Rectangle::new(
                 [
@@ -168,49 +173,6 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
                 format!("{} queued", grouped(on.uplink.queued)),
                 (g.x1 as i32, (g.ack_y - 18.0 * s) as i32),
                 right(&g.font(11.0, &pal.muted)),
-            ))?;
-        }
-        Ok(())
-    }
-
-    /// Counts, so nothing depends on colour or on counting dots: data and ACKs
-    /// in flight, and the retransmissions among the data.
-    #[inline(always)]
-    fn counts(&self, on: &OnPath, retransmits: usize) -> Drawn<DB> {
-        let (root, g, pal) = (self.root, &self.g, self.pal);
-        let s = g.s;
-        let small = g.font(11.0, &pal.fg);
-        let data_label = match (g.narrow, on.downlink.data) {
-            (true, n) => format!("{} in flight →", grouped(n)),
-            (false, 1) => "data → 1 segment in flight".to_string(),
-            (false, n) => format!("data → {} segments in flight", grouped(n)),
-        };
-        root.draw(&Text::new(
-            data_label,
-            (g.x0 as i32, (g.data_y - g.seg_h / 2.0 - 19.0 * s) as i32),
-            small.clone(),
-        ))?;
-        let acks = on.uplink.acks;
-        let ack_label = match (g.narrow, acks) {
-            (true, n) => format!("← {} ACKs", grouped(n)),
-            (false, 1) => "← 1 ACK in flight".to_string(),
-            (false, n) => format!("← {} ACKs in flight", grouped(n)),
-        };
-        root.draw(&Text::new(
-            ack_label,
-            (g.x1 as i32, (g.ack_y + 7.0 * s) as i32),
-            right(&small),
-        ))?;
-        if retransmits > 0 {
-            let label = if g.narrow {
-                format!("▼ {} resent", grouped(retransmits))
-            } else {
-                format!("▼ {} retransmitted", grouped(retransmits))
-            };
-            root.draw(&Text::new(
-                label,
-                (g.x1 as i32, (g.data_y + g.seg_h / 2.0 + 3.0 * s) as i32),
-                right(&small),
             ))?;
         }
         Ok(())
@@ -357,31 +319,5 @@ impl Geometry {
             self.data_y - self.seg_h / 2.0 - 2.0 * self.s,
             self.data_y + self.seg_h / 2.0 + 2.0 * self.s,
         )
-    }
-}
-
-/// 17400 → "17,400".
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn counts_are_grouped_in_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(17_400), "17,400");
-        assert_eq!(grouped(1_234_567), "1,234,567");
     }
 }

@@ -29,7 +29,7 @@ use crate::kit::side::Side;
 use crate::kit::transport::{self, Clock, Step};
 use crate::kit::url_state::Saved;
 use crate::kit::views::{self, DEFAULT_SLOTS, View};
-use crate::params::{self, Initial};
+use crate::params::{self, Initial, Note};
 use std::rc::Rc;
 use widget_catalogue::WidgetSpec;
 
@@ -60,7 +60,7 @@ pub enum Msg {
     Set(usize, f64),
     /// The compared parameter's value on side B.
     SetVs(f64),
-    Note(String),
+    Note(Note),
     Preset(String),
     Slot(usize, View),
     ToggleTable(usize),
@@ -126,7 +126,7 @@ pub struct State {
     /// Compare mode: the parameter side B changes, and its value there.
     pub compare: Option<(usize, f64)>,
     pub preset: Option<&'static str>,
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     /// One side, or two in compare mode.
     pub sides: Vec<Side>,
     /// When the current runs started (page clock, ms).
@@ -353,8 +353,15 @@ impl State {
             return Effects::NONE;
         };
         let v = p.clamp(v);
+        // A value given: what was said about an earlier one is stale. (A
+        // slider reports a clamped value first, then its note.)
+        let stale = self.forget_notes_about(i);
         if self.values[i] == v {
-            return Effects::NONE;
+            return if stale {
+                Effects::RENDER
+            } else {
+                Effects::NONE
+            };
         }
         self.values[i] = v;
         self.preset = None;
@@ -365,12 +372,20 @@ impl State {
     }
 
     fn set_vs(&mut self, spec: &WidgetSpec, v: f64) -> Effects {
+        let Some((i, _)) = self.compare else {
+            return Effects::NONE;
+        };
+        let stale = self.forget_notes_about(i);
         let Some((i, vs)) = self.compare.as_mut() else {
             return Effects::NONE;
         };
         let v = spec.params[*i].clamp(v);
         if *vs == v {
-            return Effects::NONE;
+            return if stale {
+                Effects::RENDER
+            } else {
+                Effects::NONE
+            };
         }
         *vs = v;
         Effects {
@@ -393,9 +408,20 @@ impl State {
         }
     }
 
-    /// Adds a note for the reader (once: a repeated one moves to the end).
-    fn note(&mut self, n: String) -> Effects {
-        self.notes.retain(|x| x != &n);
+    /// Drops the notes about parameter `i`; returns whether there were any.
+    fn forget_notes_about(&mut self, i: usize) -> bool {
+        let before = self.notes.len();
+        self.notes.retain(|n| n.param != Some(i));
+        self.notes.len() != before
+    }
+
+    /// Adds a note for the reader (once: a repeated one moves to the end). A
+    /// note about a parameter replaces any earlier one about it.
+    fn note(&mut self, n: Note) -> Effects {
+        self.notes.retain(|x| x.text != n.text);
+        if let Some(i) = n.param {
+            self.forget_notes_about(i);
+        }
         self.notes.push(n);
         if self.notes.len() > MAX_NOTES {
             self.notes.remove(0);

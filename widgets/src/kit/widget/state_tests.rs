@@ -7,7 +7,7 @@ use super::keys::Action;
 use super::state::{Effects, Frames, Msg, State};
 use crate::kit::transport::{self, Step};
 use crate::kit::views::View;
-use crate::params::initial;
+use crate::params::{Note, initial};
 use std::cell::Cell;
 use widget_catalogue::WidgetSpec;
 
@@ -306,7 +306,40 @@ fn notes_keep_the_last_four_without_repeats() {
     for n in ["a", "b", "c", "a", "d", "e"] {
         let _ = s.update(spec, Msg::Note(n.into()));
     }
-    assert_eq!(s.notes, ["c", "a", "d", "e"]);
+    let texts: Vec<&str> = s.notes.iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(texts, ["c", "a", "d", "e"]);
+}
+
+#[test]
+fn a_note_about_a_value_goes_once_a_valid_value_is_entered() {
+    let spec = slow_start();
+    let mut s = ready(spec, &[("rtt", "<b>"), ("size", "1B")]);
+    let (rtt, size) = (param(spec, "rtt"), param(spec, "size"));
+    assert_eq!(s.notes.len(), 2, "{:?}", s.notes);
+    // A typed value clamped: the slider sends the value, then its note.
+    let _ = s.update(spec, Msg::Set(size, 1.0));
+    let _ = s.update(
+        spec,
+        Msg::Note(Note::about(size, "Transfer size 1B is outside".into())),
+    );
+    let about = |s: &State, i| s.notes.iter().filter(|n| n.param == Some(i)).count();
+    assert_eq!(
+        (about(&s, rtt), about(&s, size)),
+        (1, 1),
+        "one note per value"
+    );
+    // A valid size: its note goes, RTT's stays.
+    let effects = s.update(spec, Msg::Set(size, 2048.0));
+    assert!(effects.render);
+    assert_eq!((about(&s, rtt), about(&s, size)), (1, 0), "{:?}", s.notes);
+    // The same value again still clears a note about it.
+    let _ = s.update(
+        spec,
+        Msg::Note(Note::about(rtt, "RTT: not a number".into())),
+    );
+    let effects = s.update(spec, Msg::Set(rtt, s.values[rtt]));
+    assert_eq!(effects, Effects::RENDER);
+    assert_eq!(about(&s, rtt), 0, "{:?}", s.notes);
 }
 
 #[test]

@@ -9,11 +9,13 @@ use super::keys;
 use super::state::{Msg, State};
 use super::{Msg as WidgetMsg, Widget};
 use crate::kit::compare::{self, SIDE_NAMES};
-use crate::kit::panels::{self, format_time};
+use crate::kit::panels;
 use crate::kit::side::Side;
 use crate::kit::transport::{SPEEDS, Step};
 use crate::kit::views::View;
+use crate::params::Note;
 use crate::slider::Slider;
+use crate::units::TimeUnit;
 use sim_core::decimal::parse_f64;
 use web_sys::HtmlSelectElement;
 use widget_catalogue::WidgetSpec;
@@ -52,7 +54,7 @@ pub fn widget(ui: &Ui, root: NodeRef) -> Html {
             { speaker_notes(ui) }
             { link_status(ui) }
             if !s.notes.is_empty() {
-                <ul class="tw-notes" role="status">{ for s.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                <ul class="tw-notes" role="status">{ for s.notes.iter().map(|n| html! { <li>{ n.text.clone() }</li> }) }</ul>
             }
             { help(ui) }
             { controls(ui) }
@@ -176,10 +178,10 @@ fn help(ui: &Ui) -> Html {
 /// One slider per parameter; two for the compared one, side A's and B's.
 fn controls(ui: &Ui) -> Html {
     let (s, link) = (ui.state, ui.link);
-    let on_note = link.callback(Msg::Note);
     let prefix = |k: usize| format!("{} · ", SIDE_NAMES[k]);
     let sliders = ui.spec.params.iter().enumerate().map(|(i, param)| {
         let on_change = link.callback(move |v| Msg::Set(i, v));
+        let on_note = link.callback(move |text| Msg::Note(Note::about(i, text)));
         let control_id = format!("{}-{}", ui.id, param.name);
         match s.compare {
             Some((c, vs)) if c == i => html! {
@@ -201,6 +203,8 @@ fn transport(ui: &Ui) -> Html {
     let busy = s.busy();
     let t = s.clock.t_ns;
     let end = s.clock.end_ns.max(1.0);
+    // Both ends of the clock in one unit, the run's (see `units`).
+    let unit = TimeUnit::for_span(s.clock.end_ns);
     let on_speed = link.callback(|e: Event| {
         let sel: HtmlSelectElement = e.target_unchecked_into();
         Msg::Speed(parse_f64(&sel.value()).unwrap_or(0.01))
@@ -226,7 +230,7 @@ fn transport(ui: &Ui) -> Html {
     };
     // The clock keeps the width of its last time, the cwnd readout that of
     // five digits, so that neither pushes the transport onto another line.
-    let end_text = format_time(s.clock.end_ns);
+    let end_text = unit.format(s.clock.end_ns, 3);
     let clock_ch = format!("t = {end_text} / {end_text}").chars().count();
     let cwnd = s.cwnd_readout();
     let cwnd_ch = reserved_ch(&cwnd, 5);
@@ -239,11 +243,11 @@ fn transport(ui: &Ui) -> Html {
                 <button onclick={link.callback(|_| Msg::Step(Step::RoundTrip))} disabled={busy} title="Step one round trip">{ "+1 RTT" }</button>
                 <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} title="Restart (r)">{ "⟲ Restart" }</button>
                 <label class="tw-speed">{ "Speed " }<select onchange={on_speed} aria-label="Playback speed">{ for speeds }</select></label>
-                <span class="tw-clock" data-readout="clock" style={format!("min-width: {clock_ch}ch")}>{ format!("t = {} / {end_text}", format_time(t)) }</span>
+                <span class="tw-clock" data-readout="clock" style={format!("min-width: {clock_ch}ch")}>{ format!("t = {} / {end_text}", unit.format(t, 3)) }</span>
                 <span class="tw-cwnd-now" data-readout="cwnd" style={format!("min-width: {cwnd_ch}ch")}>{ cwnd }</span>
             </div>
             <input type="range" class="tw-scrubber" min="0" max="1000" step="1" aria-label="Time cursor"
-                aria-valuetext={format_time(t)}
+                aria-valuetext={unit.format(t, 3)}
                 value={((t / end) * 1000.0).round().to_string()} oninput={on_scrub} disabled={busy} />
         </>
     }
@@ -325,7 +329,8 @@ fn side_column(ui: &Ui, k: usize) -> Html {
                 <div>{ view_panel(ui, k, 1, s.slots[0]) }</div>
                 <div>{ view_panel(ui, k, 2, s.slots[1]) }</div>
             </div>
-            { model.map(|m| panels::readouts(m, t)).unwrap_or_default() }
+            // The clock's unit: every side's times read alike.
+            { model.map(|m| panels::readouts(m, t, TimeUnit::for_span(s.clock.end_ns))).unwrap_or_default() }
             { model.map(|m| panels::text_panels(m, t)).unwrap_or_default() }
         </>
     };
