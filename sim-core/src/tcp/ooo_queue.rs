@@ -60,15 +60,12 @@ impl OooQueue {
         let mut stop = end;
         let mut charged = truesize;
         let mut how = Queued::Inserted;
-        // Absorb every range that overlaps or abuts [start, stop).
-        let touching: Vec<(u64, (u64, u64))> = self
-            .ranges
-            .range(..=stop)
-            .rev()
-            .take_while(|&(_, &(e, _))| e >= start)
-            .map(|(&s, &r)| (s, r))
-            .collect();
-        for (s, (e, t)) in touching {
+        // Absorb every range that overlaps or abuts [seq, end), highest
+        // first: each is removed as it is taken, so the next is again the
+        // highest left.
+        while let Some((&s, &(e, t))) = self.ranges.range(..=end).next_back()
+            && e >= seq
+        {
             if e == seq && s < seq {
                 how = Queued::Coalesced;
             }
