@@ -229,19 +229,19 @@ impl World {
     /// Sends everything `side` of `flow` is ready to send, then re-arms its timer.
     pub(super) fn pump(&mut self, now: SimTime, flow: u16, side: Side) {
         self.trace.set_flow(flow);
-        let f = flow as usize;
-        while let Some((mut seg, flight, retransmit)) =
-            self.flows[f].socket(side).poll_transmit(now)
-        {
+        // Each link delivers in the order it accepts (FIFO, fixed delay),
+        // so its arrivals can wait in their own in-order lane.
+        let (link, lane) = match side {
+            Side::Client => (&mut self.uplink, 0),
+            Side::Server => (&mut self.downlink, 1),
+        };
+        // The flow is looked up once: the loop below runs for every segment.
+        let fl = &mut self.flows[flow as usize];
+        let sock = fl.socket(side);
+        while let Some((mut seg, flight, retransmit)) = sock.poll_transmit(now) {
             seg.id = self.next_id;
             seg.ts_val = now.0;
             self.next_id += 1;
-            // Each link delivers in the order it accepts (FIFO, fixed delay),
-            // so its arrivals can wait in their own in-order lane.
-            let (link, lane) = match side {
-                Side::Client => (&mut self.uplink, 0),
-                Side::Server => (&mut self.downlink, 1),
-            };
             let listed = !self.drops.is_empty() && self.drops.matches(flow, side, &seg, retransmit);
             let (departs, arrives) = match link.offer(now, seg.wire_bytes(), listed) {
                 Admission::Accepted { departs, arrives } => (Some(departs), Some(arrives)),
@@ -271,9 +271,10 @@ impl World {
                 None => self.trace.push(now, TraceEvent::SegmentDropped { seg }),
             }
         }
-        let held = self.flows[f].socket(side).held();
-        if held.is_some() != self.flows[f].held[slot(side)] {
-            self.flows[f].held[slot(side)] = held.is_some();
+        let held = sock.held();
+        let wanted = sock.poll_timeout();
+        if held.is_some() != fl.held[slot(side)] {
+            fl.held[slot(side)] = held.is_some();
             if let Some((hold, bytes)) = held {
                 let reason = hold.name();
                 self.trace.push(
@@ -286,8 +287,7 @@ impl World {
                 );
             }
         }
-        let wanted = self.flows[f].socket(side).poll_timeout();
-        let queued = &mut self.flows[f].timer_queued[slot(side)];
+        let queued = &mut fl.timer_queued[slot(side)];
         if let Some(t) = wanted
             && queued.is_none_or(|q| t < q)
         {
