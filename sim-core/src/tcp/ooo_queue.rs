@@ -101,6 +101,10 @@ impl OooQueue {
 
     /// The SACK option for an ACK sent now.
     pub fn sack_blocks(&self) -> SackBlocks {
+        // Every segment sent asks, and the queue is nearly always empty.
+        if self.recent.is_empty() {
+            return SackBlocks::default();
+        }
         let mut blocks = [(0, 0); MAX_SACK_BLOCKS];
         let mut n = 0;
         for s in self.recent.iter().take(MAX_SACK_BLOCKS) {
