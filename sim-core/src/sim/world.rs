@@ -159,14 +159,16 @@ impl World {
         event: Event,
         sample_interval: SimDuration,
     ) -> Option<Outcome> {
+        // The segment is read where the queue left it, not moved out first:
+        // one copy less of it for every arrival.
         let (flow, side) = match event {
-            Event::Arrive { flow, to, seg } => {
+            Event::Arrive { flow, to, ref seg } => {
                 self.trace.set_flow(flow);
                 self.trace
-                    .push(now, TraceEvent::SegmentReceived { to, seg });
+                    .push(now, TraceEvent::SegmentReceived { to, seg: *seg });
                 self.flows[flow as usize]
                     .socket(to)
-                    .handle_segment(now, &seg, &mut self.trace);
+                    .handle_segment(now, seg, &mut self.trace);
                 (flow, to)
             }
             Event::AppStart { flow, index } => {
