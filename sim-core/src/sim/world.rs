@@ -206,7 +206,11 @@ impl World {
     fn settle(&mut self, now: SimTime, flow: u16, side: Side) -> Option<Outcome> {
         let f = &mut self.flows[flow as usize];
         let actions = f.apps.poll(now, &f.client, &f.server);
-        self.perform(now, flow, actions);
+        // Nearly always nothing. (`perform` would set the trace's flow;
+        // nothing is recorded before `pump` sets it.)
+        if !actions.is_empty() {
+            self.perform(now, flow, actions);
+        }
         if self.finished() {
             return Some(Outcome::Completed { at: now });
         }
