@@ -84,7 +84,16 @@ impl OooQueue {
     /// Removes the data now contiguous with `rcv_nxt`: returns where in-order
     /// data ends (`rcv_nxt` itself when nothing follows on) and the truesize
     /// the removed ranges were charged.
+    #[inline]
     pub fn take_in_order(&mut self, rcv_nxt: u64) -> (u64, u64) {
+        // Every in-order segment asks; nothing is held nearly always.
+        if self.ranges.is_empty() {
+            return (rcv_nxt, 0);
+        }
+        self.take_held(rcv_nxt)
+    }
+
+    fn take_held(&mut self, rcv_nxt: u64) -> (u64, u64) {
         let mut next = rcv_nxt;
         let mut truesize = 0;
         while let Some((&s, &(e, t))) = self.ranges.first_key_value() {
