@@ -244,11 +244,14 @@ impl World {
         // The flow is looked up once: the loop below runs for every segment.
         let fl = &mut self.flows[flow as usize];
         let sock = fl.socket(side);
-        while let Some((mut seg, flight, retransmit)) = sock.poll_transmit(now) {
+        // The segment is stamped where `poll_transmit` left it, then copied
+        // into the records that carry it.
+        while let Some((ref mut seg, flight, retransmit)) = sock.poll_transmit(now) {
             seg.id = self.next_id;
             seg.ts_val = now.0;
             self.next_id += 1;
-            let listed = !self.drops.is_empty() && self.drops.matches(flow, side, &seg, retransmit);
+            let seg = &*seg;
+            let listed = !self.drops.is_empty() && self.drops.matches(flow, side, seg, retransmit);
             let (departs, arrives) = match link.offer(now, seg.wire_bytes(), listed) {
                 Admission::Accepted { departs, arrives } => (Some(departs), Some(arrives)),
                 Admission::Dropped => (None, None),
@@ -257,7 +260,7 @@ impl World {
             self.trace.push(
                 now,
                 TraceEvent::SegmentSent {
-                    seg,
+                    seg: *seg,
                     flight,
                     retransmit,
                     departs,
@@ -271,10 +274,10 @@ impl World {
                     Event::Arrive {
                         flow,
                         to: side.peer(),
-                        seg,
+                        seg: *seg,
                     },
                 ),
-                None => self.trace.push(now, TraceEvent::SegmentDropped { seg }),
+                None => self.trace.push(now, TraceEvent::SegmentDropped { seg: *seg }),
             }
         }
         let held = sock.held();
