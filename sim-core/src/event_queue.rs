@@ -61,12 +61,6 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
-/// Which store holds the next event.
-enum Source {
-    Heap,
-    Lane(usize),
-}
-
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
@@ -115,34 +109,51 @@ impl<E> EventQueue<E> {
         q.push_back((key, event));
     }
 
-    /// The store whose next event comes first, and that event's key.
-    fn next(&self) -> Option<(Key, Source)> {
-        let mut best = self.heap.peek().map(|Reverse(e)| (e.key, Source::Heap));
-        for (i, lane) in self.lanes.iter().enumerate() {
-            if let Some(&(key, _)) = lane.front()
-                && best.as_ref().is_none_or(|(b, _)| key < *b)
+    /// The lane whose front comes first among the lanes (the earlier lane
+    /// on a tie), with that front's key.
+    #[inline]
+    fn first_lane(&self) -> Option<(usize, Key)> {
+        let mut first: Option<(usize, Key)> = None;
+        for (i, q) in self.lanes.iter().enumerate() {
+            if let Some(&(key, _)) = q.front()
+                && first.is_none_or(|(_, k)| key < k)
             {
-                best = Some((key, Source::Lane(i)));
+                first = Some((i, key));
             }
         }
-        best
+        first
     }
 
+    /// Whether the next event is the heap's: its top comes first unless a
+    /// lane's front comes strictly before it.
+    #[inline]
+    fn heap_first(&self, lane: Option<(usize, Key)>) -> bool {
+        match (self.heap.peek(), lane) {
+            (Some(Reverse(top)), Some((_, key))) => !(key < top.key),
+            (top, _) => top.is_some(),
+        }
+    }
+
+    /// The next event. Runs for every event, most of which wait in a lane.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let (key, source) = self.next()?;
-        let event = match source {
-            Source::Heap => {
-                let Reverse(entry) = self.heap.pop()?;
-                self.free.push(entry.slot);
-                self.slots[entry.slot as usize].take()?
-            }
-            Source::Lane(i) => self.lanes[i].pop_front()?.1,
-        };
+        let lane = self.first_lane();
+        if self.heap_first(lane) {
+            let Reverse(entry) = self.heap.pop()?;
+            self.free.push(entry.slot);
+            let event = self.slots[entry.slot as usize].take()?;
+            return Some((entry.key.time, event));
+        }
+        // Moved out of the lane once, straight into the answer.
+        let (key, event) = self.lanes[lane?.0].pop_front()?;
         Some((key.time, event))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.next().map(|(key, _)| key.time)
+        let lane = self.first_lane();
+        match self.heap.peek() {
+            Some(Reverse(top)) if self.heap_first(lane) => Some(top.key.time),
+            _ => lane.map(|(_, key)| key.time),
+        }
     }
 
     pub fn len(&self) -> usize {

@@ -159,14 +159,16 @@ impl World {
         event: Event,
         sample_interval: SimDuration,
     ) -> Option<Outcome> {
+        // The segment is read where the queue left it, not moved out first:
+        // one copy less of it for every arrival.
         let (flow, side) = match event {
-            Event::Arrive { flow, to, seg } => {
+            Event::Arrive { flow, to, ref seg } => {
                 self.trace.set_flow(flow);
                 self.trace
-                    .push(now, TraceEvent::SegmentReceived { to, seg });
+                    .push(now, TraceEvent::SegmentReceived { to, seg: *seg });
                 self.flows[flow as usize]
                     .socket(to)
-                    .handle_segment(now, &seg, &mut self.trace);
+                    .handle_segment(now, seg, &mut self.trace);
                 (flow, to)
             }
             Event::AppStart { flow, index } => {
@@ -204,7 +206,11 @@ impl World {
     fn settle(&mut self, now: SimTime, flow: u16, side: Side) -> Option<Outcome> {
         let f = &mut self.flows[flow as usize];
         let actions = f.apps.poll(now, &f.client, &f.server);
-        self.perform(now, flow, actions);
+        // Nearly always nothing. (`perform` would set the trace's flow;
+        // nothing is recorded before `pump` sets it.)
+        if !actions.is_empty() {
+            self.perform(now, flow, actions);
+        }
         if self.finished() {
             return Some(Outcome::Completed { at: now });
         }
@@ -229,20 +235,23 @@ impl World {
     /// Sends everything `side` of `flow` is ready to send, then re-arms its timer.
     pub(super) fn pump(&mut self, now: SimTime, flow: u16, side: Side) {
         self.trace.set_flow(flow);
-        let f = flow as usize;
-        while let Some((mut seg, flight, retransmit)) =
-            self.flows[f].socket(side).poll_transmit(now)
-        {
+        // Each link delivers in the order it accepts (FIFO, fixed delay),
+        // so its arrivals can wait in their own in-order lane.
+        let (link, lane) = match side {
+            Side::Client => (&mut self.uplink, 0),
+            Side::Server => (&mut self.downlink, 1),
+        };
+        // The flow is looked up once: the loop below runs for every segment.
+        let fl = &mut self.flows[flow as usize];
+        let sock = fl.socket(side);
+        // The segment is stamped where `poll_transmit` left it, then copied
+        // into the records that carry it.
+        while let Some((ref mut seg, flight, retransmit)) = sock.poll_transmit(now) {
             seg.id = self.next_id;
             seg.ts_val = now.0;
             self.next_id += 1;
-            // Each link delivers in the order it accepts (FIFO, fixed delay),
-            // so its arrivals can wait in their own in-order lane.
-            let (link, lane) = match side {
-                Side::Client => (&mut self.uplink, 0),
-                Side::Server => (&mut self.downlink, 1),
-            };
-            let listed = !self.drops.is_empty() && self.drops.matches(flow, side, &seg, retransmit);
+            let seg = &*seg;
+            let listed = !self.drops.is_empty() && self.drops.matches(flow, side, seg, retransmit);
             let (departs, arrives) = match link.offer(now, seg.wire_bytes(), listed) {
                 Admission::Accepted { departs, arrives } => (Some(departs), Some(arrives)),
                 Admission::Dropped => (None, None),
@@ -251,7 +260,7 @@ impl World {
             self.trace.push(
                 now,
                 TraceEvent::SegmentSent {
-                    seg,
+                    seg: *seg,
                     flight,
                     retransmit,
                     departs,
@@ -265,15 +274,16 @@ impl World {
                     Event::Arrive {
                         flow,
                         to: side.peer(),
-                        seg,
+                        seg: *seg,
                     },
                 ),
-                None => self.trace.push(now, TraceEvent::SegmentDropped { seg }),
+                None => self.trace.push(now, TraceEvent::SegmentDropped { seg: *seg }),
             }
         }
-        let held = self.flows[f].socket(side).held();
-        if held.is_some() != self.flows[f].held[slot(side)] {
-            self.flows[f].held[slot(side)] = held.is_some();
+        let held = sock.held();
+        let wanted = sock.poll_timeout();
+        if held.is_some() != fl.held[slot(side)] {
+            fl.held[slot(side)] = held.is_some();
             if let Some((hold, bytes)) = held {
                 let reason = hold.name();
                 self.trace.push(
@@ -286,8 +296,7 @@ impl World {
                 );
             }
         }
-        let wanted = self.flows[f].socket(side).poll_timeout();
-        let queued = &mut self.flows[f].timer_queued[slot(side)];
+        let queued = &mut fl.timer_queued[slot(side)];
         if let Some(t) = wanted
             && queued.is_none_or(|q| t < q)
         {

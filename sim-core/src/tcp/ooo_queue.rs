@@ -60,15 +60,12 @@ impl OooQueue {
         let mut stop = end;
         let mut charged = truesize;
         let mut how = Queued::Inserted;
-        // Absorb every range that overlaps or abuts [start, stop).
-        let touching: Vec<(u64, (u64, u64))> = self
-            .ranges
-            .range(..=stop)
-            .rev()
-            .take_while(|&(_, &(e, _))| e >= start)
-            .map(|(&s, &r)| (s, r))
-            .collect();
-        for (s, (e, t)) in touching {
+        // Absorb every range that overlaps or abuts [seq, end), highest
+        // first: each is removed as it is taken, so the next is again the
+        // highest left.
+        while let Some((&s, &(e, t))) = self.ranges.range(..=end).next_back()
+            && e >= seq
+        {
             if e == seq && s < seq {
                 how = Queued::Coalesced;
             }
@@ -87,7 +84,16 @@ impl OooQueue {
     /// Removes the data now contiguous with `rcv_nxt`: returns where in-order
     /// data ends (`rcv_nxt` itself when nothing follows on) and the truesize
     /// the removed ranges were charged.
+    #[inline]
     pub fn take_in_order(&mut self, rcv_nxt: u64) -> (u64, u64) {
+        // Every in-order segment asks; nothing is held nearly always.
+        if self.ranges.is_empty() {
+            return (rcv_nxt, 0);
+        }
+        self.take_held(rcv_nxt)
+    }
+
+    fn take_held(&mut self, rcv_nxt: u64) -> (u64, u64) {
         let mut next = rcv_nxt;
         let mut truesize = 0;
         while let Some((&s, &(e, t))) = self.ranges.first_key_value() {
@@ -104,6 +110,10 @@ impl OooQueue {
 
     /// The SACK option for an ACK sent now.
     pub fn sack_blocks(&self) -> SackBlocks {
+        // Every segment sent asks, and the queue is nearly always empty.
+        if self.recent.is_empty() {
+            return SackBlocks::default();
+        }
         let mut blocks = [(0, 0); MAX_SACK_BLOCKS];
         let mut n = 0;
         for s in self.recent.iter().take(MAX_SACK_BLOCKS) {

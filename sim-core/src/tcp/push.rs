@@ -106,8 +106,15 @@ impl PushMarks {
 
     /// Whether the segment `[seq, end)` carries PSH.
     pub fn psh(&self, seq: u64, end: u64) -> bool {
-        let first_after = self.marks.partition_point(|&m| m <= seq);
-        self.marks.get(first_after).is_some_and(|&m| m <= end)
+        // The first mark above `seq`, searched in whichever half of the ring
+        // holds it (one search, and no index back into the deque).
+        let (front, back) = self.marks.as_slices();
+        let first_above = |s: &[u64]| s.get(s.partition_point(|&m| m <= seq)).copied();
+        let first = match back.first() {
+            Some(&b) if b <= seq => first_above(back),
+            _ => first_above(front).or(back.first().copied()),
+        };
+        first.is_some_and(|m| m <= end)
     }
 
     /// Everything below `snd_una` is acknowledged: forget its marks.

@@ -359,8 +359,9 @@ impl ReceiveWindow {
         let mut free = self.tcp_space();
         let low_space = free < full >> 1;
         if low_space {
-            // free might become the window: never round it up past the buffer.
-            free = free.div_euclid(unit) * unit;
+            // free might become the window: never round it up past the
+            // buffer. (Rounding down to a power of two is a mask.)
+            free &= !(unit - 1);
             // Receiver-side silly window avoidance: nothing rather than less
             // than an MSS (or a sixteenth of the buffer).
             if free < allowed >> 4 || free < mss {
@@ -372,8 +373,10 @@ impl ReceiveWindow {
         }
         free = free.min(self.rcv_ssthresh as i64);
         let window = if self.wscale > 0 {
-            // Up to the scale unit, so that the scaled window is not rounded away.
-            (free + unit - 1) / unit * unit
+            // Up to the scale unit, so that the scaled window is not rounded
+            // away. A mask for the power of two: it rounds a negative sum down
+            // rather than towards zero, and either is 0 once clamped below.
+            (free + unit - 1) & !(unit - 1)
         } else {
             // Whole segments; keep the current offer while it is within one
             // MSS of the free space.

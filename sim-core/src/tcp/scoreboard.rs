@@ -232,8 +232,10 @@ impl Scoreboard {
     /// called for each newly SACKed segment. Returns how many there were.
     pub fn sack(&mut self, blocks: &[(u64, u64)], mut delivered: impl FnMut(&TxSeg)) -> u32 {
         let mut newly = 0;
+        // Out of `self` while the blocks are tagged (nothing reallocated).
+        let cache = std::mem::take(&mut self.sack_cache);
         for &(start, end) in blocks {
-            for (s, e) in uncovered(start, end, &self.sack_cache) {
+            for_each_uncovered(start, end, &cache, &mut |s, e| {
                 let mut i = self.q.partition_point(|x| x.end <= s);
                 while i < self.q.len() && self.q[i].seq < e {
                     let seg = self.q[i];
@@ -258,8 +260,9 @@ impl Scoreboard {
                     }
                     i += 1;
                 }
-            }
+            });
         }
+        self.sack_cache = cache;
         self.sack_cache.clear();
         self.sack_cache.extend_from_slice(blocks);
         newly
@@ -450,26 +453,23 @@ impl Scoreboard {
     }
 }
 
-/// Parts of `[start, end)` that no cached block covers.
-fn uncovered(start: u64, end: u64, cache: &[(u64, u64)]) -> Vec<(u64, u64)> {
-    let mut parts = vec![(start, end)];
-    for &(cs, ce) in cache {
-        let mut next = Vec::with_capacity(parts.len() + 1);
-        for (s, e) in parts {
-            if ce <= s || cs >= e {
-                next.push((s, e));
-                continue;
-            }
-            if s < cs {
-                next.push((s, cs));
-            }
-            if ce < e {
-                next.push((ce, e));
-            }
-        }
-        parts = next;
+/// Calls `f` with each part of `[start, end)` that no cached block covers, in
+/// order: each block in turn cuts what it overlaps out of every part left by
+/// the blocks before it. Depth first, so nothing is allocated (an ACK carries
+/// at most three blocks, so the cache holds at most three).
+fn for_each_uncovered(start: u64, end: u64, cache: &[(u64, u64)], f: &mut impl FnMut(u64, u64)) {
+    let Some((&(cs, ce), rest)) = cache.split_first() else {
+        return f(start, end);
+    };
+    if ce <= start || cs >= end {
+        return for_each_uncovered(start, end, rest, f);
     }
-    parts
+    if start < cs {
+        for_each_uncovered(start, cs, rest, f);
+    }
+    if ce < end {
+        for_each_uncovered(ce, end, rest, f);
+    }
 }
 
 #[cfg(test)]

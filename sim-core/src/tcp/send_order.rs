@@ -59,17 +59,18 @@ impl SendOrder {
 
     /// Removes `key` if present.
     pub fn remove(&mut self, key: SendKey) {
-        // A cumulative ACK removes the oldest: no search.
-        let i = match self.q.front() {
-            Some(&(k, _)) if k == key => 0,
-            _ => self.position(key),
-        };
-        match self.q.get_mut(i) {
-            Some((k, alive)) if *k == key && *alive => {
-                *alive = false;
-                self.dead += 1;
+        if self.q.front() == Some(&(key, true)) {
+            // A cumulative ACK removes the oldest: no search, no mark.
+            self.q.pop_front();
+        } else {
+            let i = self.position(key);
+            match self.q.get_mut(i) {
+                Some((k, alive)) if *k == key && *alive => {
+                    *alive = false;
+                    self.dead += 1;
+                }
+                _ => return,
             }
-            _ => return,
         }
         while let Some(&(_, false)) = self.q.front() {
             self.q.pop_front();

@@ -252,26 +252,34 @@ impl WriteQueue {
     /// at most `limit` bytes: `tso_fragment` first cuts off the rest as a
     /// new unsent skb with a head of its own. Returns where the packet ends.
     pub fn transmit_send_head(&mut self, limit: u64) -> u64 {
-        let (start, len) = self.send_head().expect("unsent data");
-        let mut skb = self.unsent.pop_front().expect("unsent data");
-        if len > limit {
-            // tcp_fragment's nsize: linear bytes past the cut move along.
-            let moved_linear = skb.linear.saturating_sub(limit);
-            let paged = len - limit - moved_linear;
-            skb.linear -= moved_linear;
-            skb.truesize -= paged;
-            let rest = Skb {
-                end: skb.end,
-                truesize: self.head.split() + paged,
-                linear: moved_linear,
-                linear_room: 0,
-            };
-            skb.end = start + limit;
-            self.wmem_queued += rest.truesize - paged;
-            self.unsent.push_front(rest);
+        let start = self.sent_end();
+        let split = self.head.split();
+        let head = self.unsent.front_mut().expect("unsent data");
+        let len = head.end - start;
+        if len <= limit {
+            let skb = self.unsent.pop_front().expect("unsent data");
+            self.rtx.push_back(skb);
+            return skb.end;
         }
-        self.rtx.push_back(skb);
-        skb.end
+        // tcp_fragment's nsize: linear bytes past the cut move along. The
+        // rest stays in place as the new send head, with a head of its own.
+        let moved_linear = head.linear.saturating_sub(limit);
+        let paged = len - limit - moved_linear;
+        let sent = Skb {
+            end: start + limit,
+            truesize: head.truesize - paged,
+            linear: head.linear - moved_linear,
+            linear_room: head.linear_room,
+        };
+        *head = Skb {
+            end: head.end,
+            truesize: split + paged,
+            linear: moved_linear,
+            linear_room: 0,
+        };
+        self.wmem_queued += split;
+        self.rtx.push_back(sent);
+        sent.end
     }
 
     /// The peer acknowledged everything before `snd_una`: fully acknowledged

@@ -104,6 +104,13 @@ fn reno_dupacks_stand_in_for_sacks() {
     assert_eq!(b.sacked_out(), 0);
 }
 
+/// The parts `for_each_uncovered` reports, in order.
+fn uncovered(start: u64, end: u64, cache: &[(u64, u64)]) -> Vec<(u64, u64)> {
+    let mut parts = Vec::new();
+    for_each_uncovered(start, end, cache, &mut |s, e| parts.push((s, e)));
+    parts
+}
+
 #[test]
 fn uncovered_subtracts_cached_ranges() {
     assert_eq!(
@@ -111,4 +118,9 @@ fn uncovered_subtracts_cached_ranges() {
         vec![(0, 20), (30, 50), (60, 100)]
     );
     assert_eq!(uncovered(0, 100, &[(0, 100)]), vec![]);
+    // A later block cuts the parts an earlier one left, in order.
+    assert_eq!(
+        uncovered(0, 100, &[(40, 50), (10, 20), (45, 90)]),
+        vec![(0, 10), (20, 40), (90, 100)]
+    );
 }

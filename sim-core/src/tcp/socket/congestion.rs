@@ -357,9 +357,14 @@ impl Socket {
         };
         let segs = self.cb.cwnd.max(self.board.packets_out()) as u64;
         let ns = srtt.0.max(1);
-        self.cb.pacing_rate = (self.mss as u128 * segs as u128 * ratio as u128 * 1_000_000_000
-            / 100
-            / ns as u128) as u64;
+        // Bytes per second: mss · segs · ratio / 100 per srtt, in 64 bits
+        // when it fits (cwnd under some six million segments): a 128-bit
+        // division is a call. The result is the same either way.
+        let per_ns = self.mss as u128 * segs as u128 * ratio as u128 * (1_000_000_000 / 100);
+        self.cb.pacing_rate = match u64::try_from(per_ns) {
+            Ok(n) => n / ns,
+            Err(_) => (per_ns / ns as u128) as u64,
+        };
     }
 
     /// `tcp_is_cwnd_limited()`: in slow start, growth counts while cwnd is less

@@ -27,11 +27,19 @@ impl Socket {
     /// `tcp_sendmsg_locked`'s copy loop, until the backlog is copied, the
     /// writer must wait for space (`wait_for_space`), or a full skb is to be
     /// pushed. Returns whether it copied anything.
+    ///
+    /// Asked each time a push ends, so the common answer (nothing to copy,
+    /// or the writer sleeps until tcp_check_space wakes it) is inlined.
+    #[inline]
     pub(super) fn tcp_sendmsg_gso(&mut self) -> bool {
-        // Nothing to copy, or the writer sleeps until tcp_check_space wakes it.
         if self.sbuf.backlog == 0 || self.sbuf.blocked {
             return false;
         }
+        self.tcp_sendmsg_copy()
+    }
+
+    #[inline(never)]
+    fn tcp_sendmsg_copy(&mut self) -> bool {
         // tcp_send_mss → tcp_xmit_size_goal.
         let goal = size_goal(self.mss, self.push.max_window());
         let mut copied = false;

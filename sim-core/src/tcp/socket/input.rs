@@ -228,7 +228,11 @@ impl Socket {
         false
     }
 
-    /// The peer acknowledged up to `seg.ack` (`tcp_ack`).
+    /// The peer acknowledged up to `seg.ack` (`tcp_ack`). Inlined into
+    /// `handle_segment`, its one caller, with the rest (`tcp_ack_queue`) a
+    /// call: most ACKs (every data segment the receiving side gets) end
+    /// before it, and so never set up its large frame.
+    #[inline(always)]
     fn tcp_ack(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
         // Older than what was acknowledged, or beyond what was sent: ignored.
         if seg.ack < self.snd_una || seg.ack > self.snd_max.max(self.snd_nxt) {
@@ -253,6 +257,22 @@ impl Socket {
             self.tcp_process_tlp_ack(&base);
             return;
         }
+        self.tcp_ack_queue(now, seg, trace, base, dupack, has_sack);
+    }
+
+    /// The rest of `tcp_ack`, the path its `no_queue` label skips: an ACK
+    /// that advances snd_una, SACKs or is a duplicate.
+    #[inline(never)]
+    fn tcp_ack_queue(
+        &mut self,
+        now: SimTime,
+        seg: &Segment,
+        trace: &mut Trace,
+        base: AckFlags,
+        dupack: bool,
+        has_sack: bool,
+    ) {
+        let una_advanced = base.una_advanced;
         let prior = Prior {
             in_flight: self.board.in_flight(),
             delivered: self.rate.delivered,

@@ -85,7 +85,7 @@ impl Timer {
     }
 }
 
-/// One deadline per kind of timer; `None` = not armed.
+/// One deadline per kind of timer.
 ///
 /// The delayed-ACK deadline is not stored here (its slot stays empty):
 /// `AckPolicy` keeps it, because
@@ -94,9 +94,25 @@ impl Timer {
 /// would have to follow each of those changes; instead the table is handed the
 /// policy's deadline when it computes the next timeout, and the socket reads it
 /// from the policy when it checks what is due.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Kept as plain nanoseconds, `u64::MAX` where a timer is not armed, with
+/// the armed kinds as bits: the next timeout, asked after every event on
+/// both sides, is then a plain minimum. (A timer may be armed for
+/// `u64::MAX` itself, a deadline saturated; its bit tells it from "not
+/// armed", and as before it never becomes the next timeout.)
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct TimerTable {
-    deadlines: [Option<SimTime>; Timer::COUNT],
+    deadlines: [u64; Timer::COUNT],
+    armed: u8,
+}
+
+impl Default for TimerTable {
+    fn default() -> Self {
+        TimerTable {
+            deadlines: [u64::MAX; Timer::COUNT],
+            armed: 0,
+        }
+    }
 }
 
 impl TimerTable {
@@ -108,33 +124,36 @@ impl TimerTable {
             "AckPolicy owns the delayed-ACK deadline"
         );
         if let Some(mate) = timer.slot_mate() {
-            self.deadlines[mate as usize] = None;
+            self.disarm(mate);
         }
-        self.deadlines[timer as usize] = Some(at);
+        self.deadlines[timer as usize] = at.0;
+        self.armed |= 1 << timer as u8;
     }
 
     /// Disarms `timer`; stopping the RTO also stops a pending loss probe
     /// (`inet_csk_clear_xmit_timer` empties the shared slot).
     pub(super) fn stop(&mut self, timer: Timer) {
         if timer == Timer::Rto {
-            self.deadlines[Timer::LossProbe as usize] = None;
+            self.disarm(Timer::LossProbe);
         }
-        self.deadlines[timer as usize] = None;
+        self.disarm(timer);
+    }
+
+    fn disarm(&mut self, timer: Timer) {
+        self.deadlines[timer as usize] = u64::MAX;
+        self.armed &= !(1 << timer as u8);
     }
 
     pub(super) fn get(&self, timer: Timer) -> Option<SimTime> {
-        self.deadlines[timer as usize]
+        (self.armed & 1 << timer as u8 != 0).then(|| SimTime(self.deadlines[timer as usize]))
     }
 
     /// The earliest deadline, the delayed ACK's (kept by `AckPolicy`) included.
     pub(super) fn next_timeout(&self, delayed_ack: Option<SimTime>) -> Option<SimTime> {
-        // Unset timers as "never", and a branch-free minimum: this runs
-        // after every event on both sides, so it is worth keeping cheap.
-        let never = |t: Option<SimTime>| t.map_or(u64::MAX, |t| t.0);
         let earliest = self
             .deadlines
             .iter()
-            .fold(never(delayed_ack), |m, &t| m.min(never(t)));
+            .fold(delayed_ack.map_or(u64::MAX, |t| t.0), |m, &t| m.min(t));
         (earliest != u64::MAX).then_some(SimTime(earliest))
     }
 }

@@ -134,7 +134,7 @@ impl Packed {
                 // Only now, so that a record that fell to `odd` leaves no
                 // SACK entry behind.
                 if let Some(blocks) = sack {
-                    self.sacks.push(blocks);
+                    self.sacks.push(*blocks);
                 }
                 self.slots.push(slot);
             }
@@ -156,14 +156,15 @@ impl Packed {
     }
 
     /// The slot for a packet record, if one can hold it exactly, and the SACK
-    /// blocks to file at the index it names.
+    /// blocks to file at the index it names. (Fields are read in place, never
+    /// copied out of the event: that copying once cost more than the packing.)
     #[inline]
-    fn slot(
+    fn slot<'e>(
         &self,
         time: SimTime,
         flow: u16,
-        event: &TraceEvent,
-    ) -> Option<(Slot, Option<SackBlocks>)> {
+        event: &'e TraceEvent,
+    ) -> Option<(Slot, Option<&'e SackBlocks>)> {
         let t = time.0;
         let base = Slot {
             time: t,
@@ -183,7 +184,7 @@ impl Packed {
         };
         match *event {
             TraceEvent::SegmentSent {
-                seg,
+                ref seg,
                 flight,
                 retransmit,
                 departs,
@@ -192,7 +193,7 @@ impl Packed {
                 if seg.ts_val != t {
                     return None;
                 }
-                let (mut s, sack) = self.segment(base, SENT, &seg, retransmit)?;
+                let (mut s, sack) = self.segment(base, SENT, seg, retransmit)?;
                 s.flight = u16::try_from(flight).ok()?;
                 // `off_a` is then free: the segment's own timestamp is `time`.
                 s.off_a = 0;
@@ -206,10 +207,10 @@ impl Packed {
                 }
                 Some((s, sack))
             }
-            TraceEvent::SegmentReceived { to, seg } => {
-                self.segment(base, RECEIVED, &seg, to == Side::Server)
+            TraceEvent::SegmentReceived { to, ref seg } => {
+                self.segment(base, RECEIVED, seg, to == Side::Server)
             }
-            TraceEvent::SegmentDropped { seg } => self.segment(base, DROPPED, &seg, false),
+            TraceEvent::SegmentDropped { ref seg } => self.segment(base, DROPPED, seg, false),
             TraceEvent::RttSample {
                 side,
                 sample_ns: w0,
@@ -235,13 +236,13 @@ impl Packed {
         }
     }
 
-    fn segment(
+    fn segment<'e>(
         &self,
         base: Slot,
         kind: u8,
-        seg: &Segment,
+        seg: &'e Segment,
         extra: bool,
-    ) -> Option<(Slot, Option<SackBlocks>)> {
+    ) -> Option<(Slot, Option<&'e SackBlocks>)> {
         let (sack, blocks) = if seg.sack.is_empty() {
             (NO_SACK, None)
         } else {
@@ -249,7 +250,7 @@ impl Packed {
             let i = u32::try_from(self.sacks.len())
                 .ok()
                 .filter(|&i| i != NO_SACK)?;
-            (i, Some(seg.sack))
+            (i, Some(&seg.sack))
         };
         let slot = Slot {
             kind,

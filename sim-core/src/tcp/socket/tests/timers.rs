@@ -66,3 +66,14 @@ fn the_loss_probe_and_the_rto_share_one_slot() {
     t.stop(Timer::Rto);
     assert_eq!(t.next_timeout(None), None);
 }
+
+#[test]
+fn a_deadline_saturated_at_the_end_of_time_is_armed_but_never_next() {
+    let mut t = TimerTable::default();
+    t.set(Timer::Persist, SimTime(u64::MAX));
+    assert_eq!(t.get(Timer::Persist), Some(SimTime(u64::MAX)));
+    assert_eq!(t.next_timeout(None), None);
+    t.stop(Timer::Persist);
+    assert_eq!(t.get(Timer::Persist), None);
+    assert_eq!(t, TimerTable::default());
+}
