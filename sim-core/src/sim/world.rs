@@ -277,7 +277,9 @@ impl World {
                         seg: *seg,
                     },
                 ),
-                None => self.trace.push(now, TraceEvent::SegmentDropped { seg: *seg }),
+                None => self
+                    .trace
+                    .push(now, TraceEvent::SegmentDropped { seg: *seg }),
             }
         }
         let held = sock.held();

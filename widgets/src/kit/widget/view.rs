@@ -50,23 +50,31 @@ pub fn widget(ui: &Ui, root: NodeRef) -> Html {
     });
     html! {
         <div class={root_class} ref={root} {onkeydown} tabindex="-1">
-            { header(ui) }
-            { speaker_notes(ui) }
-            { link_status(ui) }
-            if !s.notes.is_empty() {
-                <ul class="tw-notes" role="status">{ for s.notes.iter().map(|n| html! { <li>{ n.text.clone() }</li> }) }</ul>
-            }
-            { help(ui) }
-            { controls(ui) }
-            { transport(ui) }
-            { run_status(ui) }
-            <div class="tw-slot-choice">{ slot_select(ui, 0) }{ slot_select(ui, 1) }</div>
-            if comparing {
-                { compare_headline(ui) }
-                <div class="tw-compare">{ side_column(ui, 0) }{ side_column(ui, 1) }</div>
-            } else {
-                { side_column(ui, 0) }
-            }
+            // What the reader sets, then what the run shows: one above the
+            // other on a page, side by side in presenter mode (widgets.css),
+            // so that a 16:9 screen holds the path view, a chart and the
+            // clock at once.
+            <div class="tw-setup">
+                { header(ui) }
+                { speaker_notes(ui) }
+                { link_status(ui) }
+                if !s.notes.is_empty() {
+                    <ul class="tw-notes" role="status">{ for s.notes.iter().map(|n| html! { <li>{ n.text.clone() }</li> }) }</ul>
+                }
+                { help(ui) }
+                { controls(ui) }
+            </div>
+            <div class="tw-stage">
+                { transport(ui) }
+                { run_status(ui) }
+                <div class="tw-slot-choice">{ slot_select(ui, 0) }{ slot_select(ui, 1) }</div>
+                if comparing {
+                    { compare_headline(ui) }
+                    <div class="tw-compare">{ side_column(ui, 0) }{ side_column(ui, 1) }</div>
+                } else {
+                    { side_column(ui, 0) }
+                }
+            </div>
         </div>
     }
 }
