@@ -7,21 +7,14 @@ import { copyFileSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BOOK_DIR, setup } from "./support/browser.mjs";
+import { BOOK_DIR } from "./support/browser.mjs";
 import { notBlank } from "./support/canvas.mjs";
-import { serveBook } from "./support/server.mjs";
 import { Widget } from "./support/widget.mjs";
+import { fixtureWiki } from "./support/embedding.mjs";
 
-let env, wiki;
-before(async () => {
-  env = await setup();
-  // The "wiki": another origin (another port) serving the fixture pages.
-  wiki = await serveBook(join(import.meta.dirname, "fixtures"), { replace: { "@BOOK@": env.server.url } });
-});
-after(async () => {
-  await wiki.close();
-  await env.close();
-});
+let env, wiki, stop;
+before(async () => ({ env, wiki, close: stop } = await fixtureWiki()));
+after(() => stop?.());
 
 /// A new page that records console errors, page errors and every request.
 async function newPage(contextOptions = {}) {

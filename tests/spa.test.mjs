@@ -6,13 +6,13 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { BOOK_DIR, setup } from "./support/browser.mjs";
-import { serveBook } from "./support/server.mjs";
+import { BOOK_DIR } from "./support/browser.mjs";
 import { Widget } from "./support/widget.mjs";
 import {
   brightness,
   bundleState,
   elementIds,
+  fixtureWiki,
   frameHeights,
   framesDuring,
   installProbes,
@@ -22,15 +22,9 @@ import {
   probes,
 } from "./support/embedding.mjs";
 
-let env, wiki;
-before(async () => {
-  env = await setup();
-  wiki = await serveBook(join(import.meta.dirname, "fixtures"), { replace: { "@BOOK@": env.server.url } });
-});
-after(async () => {
-  await wiki.close();
-  await env.close();
-});
+let env, wiki, stop;
+before(async () => ({ env, wiki, close: stop } = await fixtureWiki()));
+after(() => stop?.());
 
 async function open(page = "home", { width = 1100, height = 800 } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height } });

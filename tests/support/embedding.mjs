@@ -3,6 +3,24 @@
 // MkDocs Material and VitePress sites): animation frames requested, observers
 // and media listeners alive, the wasm memory, the widgets mounted, their ids,
 // and the frames' heights.
+import { setup } from "./browser.mjs";
+import { serveBook } from "./server.mjs";
+
+/// The browser and the book's server (`setup()`), and a "wiki": another
+/// origin (another port) serving the fixture pages of tests/fixtures/, whose
+/// `@BOOK@` is the book's address. For a test file's before/after.
+export async function fixtureWiki() {
+  const env = await setup();
+  const wiki = await serveBook(new URL("../fixtures/", import.meta.url).pathname, { replace: { "@BOOK@": env.server.url } });
+  return {
+    env,
+    wiki,
+    close: async () => {
+      await wiki.close();
+      await env.close();
+    },
+  };
+}
 
 /// Counts, in every page of `context` from its first script on, animation
 /// frames requested, MutationObservers observing and media-query `change`

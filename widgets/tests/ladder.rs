@@ -9,7 +9,7 @@ use sim_core::time::SimDuration;
 use sim_core::trace::TraceEvent;
 use tcp_widgets::draw::ladder::{self, LadderDrawn, MAX_ARROWS};
 use tcp_widgets::palette::Palette;
-use tcp_widgets::series::ladder::{CountdownKind, Ending, Ladder, TABLE_MAX_ROWS};
+use tcp_widgets::series::ladder::{CountdownKind, Ending, Ladder, TABLE_MAX_ROWS, Timer};
 
 const MS: f64 = 1e6;
 
@@ -138,16 +138,20 @@ fn the_handshake_is_syn_then_syn_ack_then_ack() {
     assert_eq!(table.rows[0][3], "0:1", "a SYN takes one sequence number");
 }
 
+/// The server's first delayed-ACK timer.
+fn server_delayed_ack(l: &Ladder) -> Timer {
+    *l.timers
+        .iter()
+        .find(|t| t.side == Side::Server && t.kind == CountdownKind::DelayedAck)
+        .unwrap()
+}
+
 #[test]
 fn a_delayed_ack_countdown_shows_the_exact_time_left_to_its_deadline() {
     let (_, l) = ladder_of("seed-000-post-header-body.toml");
     // The second POST's header reaches the server, now in ping-pong mode: it
     // arms its 40 ms timer, which fires (nothing else to send meanwhile).
-    let timer = *l
-        .timers
-        .iter()
-        .find(|t| t.side == Side::Server && t.kind == CountdownKind::DelayedAck)
-        .unwrap();
+    let timer = server_delayed_ack(&l);
     let deadline = timer.deadline_ns.unwrap();
     assert_eq!(deadline - timer.start_ns, 40_000_000);
     assert_eq!(timer.ending, Ending::Fired);
@@ -278,11 +282,7 @@ fn timer_slots_stay_the_same_while_countdowns_come_and_go() {
     // Seed 000: the server's delayed-ACK timers come and go. One slot per
     // lane (host and kind) that ever counts down, filled only while it runs.
     let (_, l) = ladder_of("seed-000-post-header-body.toml");
-    let timer = *l
-        .timers
-        .iter()
-        .find(|t| t.side == Side::Server && t.kind == CountdownKind::DelayedAck)
-        .unwrap();
+    let timer = server_delayed_ack(&l);
     let before = l.timer_slots_at(timer.start_ns as f64 - 1.0);
     let during = l.timer_slots_at(timer.start_ns as f64 + 1.0);
     let after = l.timer_slots_at(timer.end_ns as f64 + 1.0);
