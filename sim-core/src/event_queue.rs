@@ -96,6 +96,9 @@ impl<E> EventQueue<E> {
 
     /// Schedules `event` at `time` in `lane`, whose events the caller pushes in
     /// time order (a FIFO link's arrivals). Lanes are created on first use.
+    /// Inlined: every segment sent comes this way, and as a call its event
+    /// was built on the caller's stack only to be copied into the lane.
+    #[inline]
     pub fn push_in_order(&mut self, lane: usize, time: SimTime, event: E) {
         let key = self.key(time);
         if self.lanes.len() <= lane {

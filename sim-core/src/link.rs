@@ -133,6 +133,9 @@ impl Link {
     }
 
     /// Offers a packet of `bytes` at `now`; `listed`: a drop list names it.
+    /// Inlined into the one loop that sends every segment, which then reads
+    /// the answer in registers rather than through memory.
+    #[inline]
     pub fn offer(&mut self, now: SimTime, bytes: u32, listed: bool) -> Admission {
         self.drain_started(now);
         let before = self.cfg.position == LossPosition::Before;

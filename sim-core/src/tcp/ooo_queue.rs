@@ -108,6 +108,11 @@ impl OooQueue {
         (next, truesize)
     }
 
+    /// Whether an ACK sent now carries SACK blocks.
+    pub fn has_sack_blocks(&self) -> bool {
+        !self.recent.is_empty()
+    }
+
     /// The SACK option for an ACK sent now.
     pub fn sack_blocks(&self) -> SackBlocks {
         // Every segment sent asks, and the queue is nearly always empty.

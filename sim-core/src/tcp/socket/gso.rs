@@ -114,14 +114,19 @@ impl Socket {
         if !self.sbuf.blocked {
             return;
         }
+        // Where the sent skbs end, read once for both the flight and the
+        // unsent bytes: this runs after every ACK while the writer sleeps.
+        // (Growing the buffer leaves the queue as it is.)
+        let queue = &self.gso().queue;
+        let (sent_end, wmem) = (queue.sent_end(), queue.wmem_queued());
         if self
             .sbuf
-            .should_expand(self.gso_in_flight() >= self.cb.cwnd)
+            .should_expand(self.in_flight_to(sent_end) >= self.cb.cwnd)
         {
             self.sbuf.expand(self.cb.cwnd, self.cc.sndbuf_expand());
         }
-        let wmem = self.gso().queue.wmem_queued();
-        if self.sbuf.writeable(wmem, self.gso_unsent()) {
+        let unsent = self.write_end - self.snd_nxt.max(sent_end);
+        if self.sbuf.writeable(wmem, unsent) {
             self.sbuf.blocked = false;
         }
     }
@@ -146,7 +151,12 @@ impl Socket {
     /// packet the simulator is still pacing out count as sent.
     fn gso_in_flight(&self) -> u32 {
         let g = self.sbuf.gso.as_ref().expect("GSO skbs");
-        let paced = g.queue.sent_end().saturating_sub(self.snd_nxt);
+        self.in_flight_to(g.queue.sent_end())
+    }
+
+    /// `gso_in_flight` with the sent skbs ending at `sent_end`.
+    fn in_flight_to(&self, sent_end: u64) -> u32 {
+        let paced = sent_end.saturating_sub(self.snd_nxt);
         self.board.in_flight() + paced.div_ceil(self.mss as u64) as u32
     }
 

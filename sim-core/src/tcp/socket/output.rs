@@ -351,11 +351,11 @@ impl Socket {
         }
         seg.wnd = wnd;
         seg.ts_ecr = self.ts_recent;
-        seg.sack = if self.sack_ok {
-            self.ooo.sack_blocks()
-        } else {
-            SackBlocks::default()
-        };
+        // `blank` left the option empty, as it stays unless data waits out
+        // of order: most segments then skip building and copying an empty one.
+        if self.sack_ok && self.ooo.has_sack_blocks() {
+            seg.sack = self.ooo.sack_blocks();
+        }
         self.ack_now = false;
         self.acks.on_ack_sent();
         self.rcv_wup = self.rcv_nxt;
