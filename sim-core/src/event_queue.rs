@@ -132,7 +132,7 @@ impl<E> EventQueue<E> {
     #[inline]
     fn heap_first(&self, lane: Option<(usize, Key)>) -> bool {
         match (self.heap.peek(), lane) {
-            (Some(Reverse(top)), Some((_, key))) => !(key < top.key),
+            (Some(Reverse(top)), Some((_, key))) => top.key <= key,
             (top, _) => top.is_some(),
         }
     }

@@ -32,18 +32,23 @@ fn generated() -> PathBuf {
     sh::root().join("src/generated")
 }
 
+/// Writes `src/generated/NAME`, which a page includes.
+pub fn write_generated(name: &str, text: &str) -> Result {
+    let dir = generated();
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    write_if_changed(&dir.join(name), text.as_bytes())
+}
+
 /// The appendices' generated parts, from the tables in code: the widgets'
 /// parameter list ("Embedding a widget") and the Linux knobs reference.
 pub fn appendix_pages() -> Result {
-    let dir = generated();
-    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    write_if_changed(
-        &dir.join("widget-parameters.md"),
-        widget_catalogue::reference::markdown().as_bytes(),
+    write_generated(
+        "widget-parameters.md",
+        &widget_catalogue::reference::markdown(),
     )?;
-    write_if_changed(
-        &dir.join("linux-knobs.md"),
-        widget_catalogue::knob_reference::markdown().as_bytes(),
+    write_generated(
+        "linux-knobs.md",
+        &widget_catalogue::knob_reference::markdown(),
     )
 }
 

@@ -57,6 +57,38 @@ pub fn build() -> Result {
     write(&out.join("tcp-widget.js"), element.as_bytes())?;
     write(&out.join("frame.js"), frame.as_bytes())?;
     write(&out.join("tcp-widget-frames.js"), frames.as_bytes())?;
+    let mut sizes = vec![
+        (
+            "tcp-widget.js",
+            "the `<tcp-widget>` element: code and styles",
+            element.len(),
+            gzip(element.as_bytes()).len(),
+        ),
+        (
+            "tcp_widgets_bg.wasm",
+            "the simulator and widgets, compiled to WebAssembly",
+            wasm.len(),
+            gzip(&wasm).len(),
+        ),
+        (
+            "tcp_widgets_wasm.js",
+            "the same wasm inside a script (see below)",
+            inline_wasm.len(),
+            gzip(inline_wasm.as_bytes()).len(),
+        ),
+        (
+            "frame.js",
+            "the iframe page's start-up script",
+            frame.len(),
+            gzip(frame.as_bytes()).len(),
+        ),
+        (
+            "tcp-widget-frames.js",
+            "sizes the iframes (a) on the page that holds them",
+            frames.len(),
+            gzip(frames.as_bytes()).len(),
+        ),
+    ];
     for w in widget_catalogue::WIDGETS {
         let fill = |scripts: &str, boot: &str| {
             page.replace("@NAME@", w.name)
@@ -69,6 +101,14 @@ pub fn build() -> Result {
             "<script src=\"frame.js\"></script>",
         );
         write(&out.join(format!("{}.html", w.name)), linked.as_bytes())?;
+        if w.name == widget_catalogue::WIDGETS[0].name {
+            sizes.push((
+                "<widget>.html",
+                "the iframe page (a), one per widget",
+                linked.len(),
+                gzip(linked.as_bytes()).len(),
+            ));
+        }
         let inline = fill(
             &format!(
                 "<script>{}</script>\n<script>{}</script>",
@@ -81,8 +121,39 @@ pub fn build() -> Result {
             &out.join(format!("{}.standalone.html", w.name)),
             inline.as_bytes(),
         )?;
+        if w.name == widget_catalogue::WIDGETS[0].name {
+            sizes.push((
+                "<widget>.standalone.html",
+                "the self-contained file (c), one per widget",
+                inline.len(),
+                gzip(inline.as_bytes()).len(),
+            ));
+        }
     }
-    Ok(())
+    crate::build::write_generated("embed-files.md", &size_table(&sizes))
+}
+
+/// The "Hosting the files" table of the embedding appendix: each file of
+/// `embed/` with its size as built, raw and gzip -9 (the first widget's
+/// pages stand for every widget's).
+fn size_table(files: &[(&str, &str, usize, usize)]) -> String {
+    let kb = |n: usize| {
+        let k = n as f64 / 1000.0;
+        if k < 10.0 {
+            format!("{k:.1} KB")
+        } else {
+            format!("{k:.0} KB")
+        }
+    };
+    let mut out = String::from("| File | What it is | Size (raw / gzip) |\n| --- | --- | --- |\n");
+    for (name, what, raw, gz) in files {
+        out.push_str(&format!(
+            "| `{name}` | {what} | {} / {} |\n",
+            kb(*raw),
+            kb(*gz)
+        ));
+    }
+    out
 }
 
 /// `js` through terser: compressed, local names shortened, and ASCII only
