@@ -30,6 +30,7 @@ pub enum Action {
     Complete { index: u32, started: SimTime },
 }
 
+#[derive(Clone)]
 pub struct AppState {
     cfg: RequestResponse,
     started: Vec<SimTime>,

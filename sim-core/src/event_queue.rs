@@ -23,6 +23,7 @@ struct Key {
     seq: u64,
 }
 
+#[derive(Clone)]
 struct HeapEntry {
     key: Key,
     slot: u32,
@@ -46,6 +47,7 @@ impl Ord for HeapEntry {
 }
 
 /// A min-queue of events keyed by simulated time, FIFO among equal times.
+#[derive(Clone)]
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<HeapEntry>>,
     /// Events of heap entries; `None` once popped, reused through `free`.

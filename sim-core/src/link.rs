@@ -60,6 +60,7 @@ pub struct LinkStats {
     pub max_queue_bytes: u64,
 }
 
+#[derive(Clone)]
 pub struct Link {
     cfg: LinkConfig,
     /// When the serialiser finishes the last accepted packet.

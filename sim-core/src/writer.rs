@@ -36,6 +36,7 @@ pub enum Step {
     Wait,
 }
 
+#[derive(Clone)]
 pub struct ChunkedWriter {
     cfg: ChunkedWrites,
     /// Bytes left of each message, and whether the application said more follows it.

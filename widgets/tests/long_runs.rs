@@ -53,23 +53,160 @@ fn retransmissions_count_the_whole_run_not_only_the_recorded_packets() {
     assert!(total > 0, "3e-5 loss over 30 s loses some packets");
 }
 
-/// Outstanding data is rebuilt from packet records, so where they end it is
-/// unknown: the chart leaves a gap and the table leaves the cells blank,
-/// instead of holding the last value flat for the rest of the run (which is
-/// what the cwnd chart showed before). cwnd and ssthresh go on.
+/// Outstanding data is rebuilt from packet records; where they end, the
+/// socket's counters in the samples go on with the same quantity (the chart
+/// once left a gap there, and before that held the last value flat). It
+/// equals what a run storing every packet rebuilds, sample for sample.
 #[test]
-fn outstanding_data_stops_where_packet_records_end() {
-    let (m, _) = model("seed-003-cubic");
-    let w = &m.window;
-    let until = w.outstanding_until_ns.expect("the records end early");
-    assert_eq!(Some(until as u64), m.path.packets_until_ns);
-    let (before, after): (Vec<_>, Vec<_>) = w.points.iter().partition(|p| p.t_ns <= until);
-    assert!(before.iter().all(|p| w.outstanding_segments(p).is_finite()));
-    assert!(!after.is_empty(), "cwnd changes after the records end");
-    assert!(after.iter().all(|p| w.outstanding_segments(p).is_nan()));
-    let table = w.table();
-    assert!(table.caption.contains("stopped storing packets"));
+fn outstanding_data_goes_on_from_the_samples_where_packet_records_end() {
+    use sim_core::trace::TraceEvent;
+    use tcp_widgets::series::window::WindowSeries;
+    let full = WindowSeries::from_run(&sim_core::sim::run(&cubic(6, usize::MAX)).unwrap());
+    let run = sim_core::sim::run(&cubic(6, 5_000)).unwrap();
+    let cut = WindowSeries::from_run(&run);
+    assert!(full.outstanding_until_ns.is_none());
+    let until = cut.outstanding_until_ns.expect("the records end early");
+    // At each sample (cwnd changes between samples carry the last one).
+    let samples: Vec<f64> = run
+        .trace
+        .flow_summary(0)
+        .filter(|r| matches!(r.event, TraceEvent::Sample { .. }))
+        .map(|r| r.time.0 as f64)
+        .filter(|&t| t > until)
+        .collect();
+    assert!(samples.len() > 100, "samples after the records end");
+    let mut off = Vec::new();
+    for &t in &samples {
+        let (got, want) = (cut.at(t).outstanding_bytes, full.at(t).outstanding_bytes);
+        if got != want {
+            off.push((t, got, want));
+        }
+    }
+    assert!(
+        off.is_empty(),
+        "{} of {} samples differ (t, got, want): {:?}",
+        off.len(),
+        samples.len(),
+        &off[..off.len().min(10)]
+    );
+    let table = cut.table();
+    assert!(
+        table.caption.contains("read from the periodic samples"),
+        "{}",
+        table.caption
+    );
     let last = table.rows.last().unwrap();
-    assert_eq!((last[3].as_str(), last[4].as_str()), ("", ""));
-    assert!(!last[1].is_empty(), "cwnd is still there");
+    assert!(!last[3].is_empty() && !last[1].is_empty());
+}
+
+/// The long-fat CUBIC preset cut to `secs` seconds, its trace storing at
+/// most `budget` packet records.
+fn cubic(secs: u64, budget: usize) -> sim_core::config::Scenario {
+    let spec = widget_catalogue::widget("long-fat").unwrap();
+    let values = preset_values(spec, "seed-003-cubic").unwrap();
+    let mut s = scenario::build(spec, &values);
+    s.time_limit = sim_core::time::SimDuration(secs * 1_000_000_000);
+    s.trace_packet_budget = budget;
+    s
+}
+
+/// Past the packets a run stored, the widget replays the stretch around the
+/// cursor from a copy of the simulation (`kit::detail`): the path there is
+/// exactly the one a run storing every packet shows, packet for packet.
+#[test]
+fn past_the_stored_packets_a_replay_shows_the_path_exactly() {
+    use tcp_widgets::kit::detail::Work;
+    use tcp_widgets::kit::side::Side;
+    use tcp_widgets::series::path::PathSeries;
+    let full = PathSeries::from_run(&sim_core::sim::run(&cubic(6, usize::MAX)).unwrap());
+    assert!(full.packets_until_ns.is_none());
+    let mut side = Side::default();
+    side.start(&cubic(6, 5_000));
+    assert!(side.simulate_until(f64::INFINITY, || 0.0));
+    let model = side.model.clone().unwrap();
+    let records_end = model
+        .path
+        .packets_until_ns
+        .expect("5,000 records end early") as f64;
+    assert!(records_end < 2.6e9, "records end at {records_end} ns");
+    let mut replays = 0;
+    for t in [2.7e9, 4.75e9, 5.9e9] {
+        assert!(!model.path.at(t).recorded);
+        assert!(side.detail.wants(t) || side.detail.at(t).is_some());
+        // Replayed a slice at a time (a clock that is always past the
+        // deadline gives one check's worth of events per call).
+        let mut calls = 0;
+        while side.detail.work(t, 0.0, || 1.0) == Work::Pending {
+            calls += 1;
+            assert!(calls < 100_000);
+        }
+        replays += (calls > 0) as u32;
+        let stretch = side.detail.at(t).expect("the stretch covers the cursor");
+        let (got, want) = (stretch.path.at(t), full.at(t));
+        assert!(got.recorded && want.downlink.data > 100, "{want:?}");
+        assert_eq!(got.downlink.data, want.downlink.data);
+        assert_eq!(got.uplink.acks, want.uplink.acks);
+        assert_eq!(got.downlink.queued, want.downlink.queued);
+        assert_eq!(got.downlink.queued_bytes, want.downlink.queued_bytes);
+        assert_eq!(got.buffers, want.buffers);
+        let on_wire = |p: &PathSeries| p.downlink.packets()[p.downlink.on_wire(t)].to_vec();
+        assert_eq!(on_wire(&stretch.path), on_wire(&full));
+        // Nothing more to do there until the cursor moves on.
+        assert!(
+            !side.detail.wants(t) || t > (stretch.shows_from_ns + stretch.until_ns) as f64 / 2.0
+        );
+    }
+    assert!(replays >= 1, "replayed, a slice at a time");
+}
+
+/// Copies of the run are few and far between: bounded whatever the run's
+/// length, and before the stored packets end only the latest two are kept.
+#[test]
+fn a_long_run_keeps_a_bounded_number_of_copies() {
+    use tcp_widgets::kit::detail::{MAX_SNAPSHOTS, Snapshots};
+    let s = cubic(30, 250_000);
+    let mut sim = sim_core::sim::Simulation::new(&s).unwrap();
+    let mut snapshots = Snapshots::new(&mut sim, &s);
+    while !sim.advance(2_000) {
+        snapshots.observe(&mut sim);
+    }
+    let times = snapshots.times_ns();
+    assert!(
+        times.len() <= MAX_SNAPSHOTS && times.len() >= 5,
+        "{times:?}"
+    );
+    assert_eq!(times[0], 0);
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    assert!(*times.last().unwrap() > 25_000_000_000, "{times:?}");
+}
+
+/// Playing on through a long run: stretch after stretch is replayed (the
+/// next one while the cursor is in the second half of the current one),
+/// and at every frame the path equals the one of a run storing every packet.
+#[test]
+fn playing_on_the_replays_follow_the_cursor_exactly() {
+    use tcp_widgets::kit::detail::Work;
+    use tcp_widgets::kit::side::Side;
+    use tcp_widgets::series::path::PathSeries;
+    let full = PathSeries::from_run(&sim_core::sim::run(&cubic(9, usize::MAX)).unwrap());
+    let mut side = Side::default();
+    side.start(&cubic(9, 5_000));
+    assert!(side.simulate_until(f64::INFINITY, || 0.0));
+    let mut stretches = std::collections::BTreeSet::new();
+    let mut t = 2.7e9;
+    while t < 8.9e9 {
+        // One frame: a slice of replay work (an unbounded one here).
+        while side.detail.work(t, f64::INFINITY, || 0.0) == Work::Pending {}
+        let stretch = side.detail.at(t).expect("a stretch covers every frame");
+        stretches.insert(stretch.from_ns);
+        let (got, want) = (stretch.path.at(t), full.at(t));
+        assert_eq!(
+            (got.downlink.data, got.downlink.queued),
+            (want.downlink.data, want.downlink.queued),
+            "at {t}"
+        );
+        assert_eq!(got.uplink.acks, want.uplink.acks, "at {t}");
+        t += 40e6;
+    }
+    assert!(stretches.len() >= 3, "{stretches:?}");
 }

@@ -360,7 +360,7 @@ fn the_table_lists_buffer_levels_and_stays_within_its_row_cap() {
 }
 
 #[test]
-fn past_the_trace_budget_the_view_says_its_counts_stop() {
+fn past_the_trace_budget_the_view_says_its_packets_are_being_replayed() {
     let mut s = scenario("seed-004-512k-7ms.toml");
     s.trace_packet_budget = 200;
     let run = run(&s);
@@ -369,9 +369,14 @@ fn past_the_trace_budget_the_view_says_its_counts_stop() {
     let end = path.packets_until_ns.expect("the budget ran out");
     let (on, svg) = draw(&path, end as f64 + 1.0, (640, 170), 1.0);
     assert!(!on.recorded);
-    assert!(svg.contains("packet records end at"), "{svg}");
+    assert!(svg.contains("replaying the packets at"), "{svg}");
+    // No count that would read as an empty path.
+    assert!(
+        !svg.contains("queued") && !svg.contains("in flight"),
+        "{svg}"
+    );
     let (on, svg) = draw(&path, end as f64, (640, 170), 1.0);
-    assert!(on.recorded && !svg.contains("packet records end"));
+    assert!(on.recorded && !svg.contains("replaying"));
 }
 
 /// Every text of an SVG: (x, font size in px as drawn on a canvas, anchored

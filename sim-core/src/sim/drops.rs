@@ -20,6 +20,7 @@ struct Counts {
     acks: u32,
 }
 
+#[derive(Clone)]
 pub(super) struct DropList {
     rules: Vec<DropRule>,
     /// Per rule: the sequence range `[start, end)` its segment carried when

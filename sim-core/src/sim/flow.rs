@@ -9,6 +9,7 @@ use crate::time::SimTime;
 use crate::writer::ChunkedWriter;
 
 /// One connection and the two applications using it.
+#[derive(Clone)]
 pub(super) struct Flow {
     pub(super) client: Socket,
     pub(super) server: Socket,

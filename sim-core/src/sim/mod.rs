@@ -101,6 +101,7 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
 /// drawing frames between slices (one `run` of a long scenario would freeze
 /// the page). Slicing changes nothing: any sequence of `advance` calls gives
 /// the same trace as [`run`].
+#[derive(Clone)]
 pub struct Simulation {
     w: World,
     scenario: Scenario,
@@ -127,6 +128,11 @@ impl Simulation {
     /// Simulated time reached so far.
     pub fn now(&self) -> SimTime {
         self.now
+    }
+
+    /// The trace so far.
+    pub fn trace(&self) -> &Trace {
+        &self.w.trace
     }
 
     /// Events the model has acted on so far.
@@ -202,10 +208,25 @@ impl Simulation {
         true
     }
 
-    /// The finished run (simulating whatever is left first).
-    pub fn finish(mut self) -> RunResult {
-        while !self.advance(u64::MAX) {}
-        let outcome = self.outcome.expect("advance ran to the end");
+    /// A copy of the run as it stands that records into `trace` from here
+    /// on: the same world, queue and random state, so it goes on exactly as
+    /// this one does. A view keeps such copies of a long run (with a trace
+    /// that stores nothing) and later replays a stretch of it from the
+    /// nearest one, with a trace that keeps the packets of that stretch
+    /// (`Trace::with_packet_window`), instead of storing a whole 30 s run's
+    /// packets. This run's trace is not copied.
+    pub fn fork(&mut self, trace: Trace) -> Simulation {
+        let kept = std::mem::replace(&mut self.w.trace, trace);
+        let fork = self.clone();
+        self.w.trace = kept;
+        fork
+    }
+
+    /// The run as it stands, cut short at the time reached (its outcome
+    /// a time limit there): a replayed stretch, read by the same code as a
+    /// whole run. Nothing is sampled at the cut.
+    pub fn cut(self) -> RunResult {
+        let outcome = self.outcome.unwrap_or(Outcome::TimeLimit { at: self.now });
         RunResult {
             scenario: self.scenario,
             trace: self.w.trace,
@@ -215,5 +236,11 @@ impl Simulation {
             uplink: self.w.uplink.stats().clone(),
             tcp_metrics: self.w.metrics,
         }
+    }
+
+    /// The finished run (simulating whatever is left first).
+    pub fn finish(mut self) -> RunResult {
+        while !self.advance(u64::MAX) {}
+        self.cut()
     }
 }

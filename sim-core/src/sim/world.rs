@@ -16,6 +16,7 @@ use crate::trace::{Trace, TraceEvent};
 use crate::writer::ChunkedWriter;
 
 /// What the event queue holds: the world's own events, in time order.
+#[derive(Clone)]
 pub(super) enum Event {
     Arrive {
         flow: u16,
@@ -40,6 +41,7 @@ pub(super) enum Event {
     },
 }
 
+#[derive(Clone)]
 pub(super) struct World {
     pub(super) queue: EventQueue<Event>,
     pub(super) flows: Vec<Flow>,

@@ -5,6 +5,7 @@
 use crate::segment::{Segment, Side};
 use crate::tcp::info::{RecvInfo, TcpInfo};
 use crate::time::SimTime;
+use std::ops::Range;
 
 mod fields;
 mod hash;
@@ -122,6 +123,9 @@ pub struct Trace {
     packet_budget: usize,
     packets_kept: usize,
     skipped: u64,
+    /// Packet records outside it are neither stored nor counted as skipped
+    /// (see [`Trace::with_packet_window`]).
+    packet_window: Range<SimTime>,
     fnv: Fnv,
 }
 
@@ -137,12 +141,21 @@ impl Default for Trace {
 
 impl Trace {
     pub fn with_packet_budget(packet_budget: usize) -> Self {
+        Trace::with_packet_window(packet_budget, SimTime::ZERO..SimTime(u64::MAX))
+    }
+
+    /// A trace that stores packet records only at times in `window` (and at
+    /// most `packet_budget` of them), and every other record always: what a
+    /// view needs to show the packets around one instant of a run too long
+    /// to keep them all (see `Simulation::fork`).
+    pub fn with_packet_window(packet_budget: usize, window: Range<SimTime>) -> Self {
         Trace {
             records: packed::Packed::default(),
             flow: 0,
             packet_budget,
             packets_kept: 0,
             skipped: 0,
+            packet_window: window,
             fnv: Fnv::default(),
         }
     }
@@ -157,6 +170,9 @@ impl Trace {
         // the budget is never copied anywhere.
         hash_record(&mut self.fnv, time, self.flow, &event);
         if event.is_packet_level() {
+            if !self.packet_window.contains(&time) {
+                return;
+            }
             if self.packets_kept >= self.packet_budget {
                 self.skipped += 1;
                 return;

@@ -2,6 +2,7 @@
 //! [`Model`] the views read. A widget has one side, or two in compare mode
 //! (see `compare`). Plain Rust: the page clock comes in as a function.
 
+use super::detail::{Detail, Snapshots, Work};
 use super::model::{Model, ModelBuild};
 use sim_core::config::Scenario;
 use sim_core::sim::{RunResult, Simulation};
@@ -15,9 +16,10 @@ const EVENTS_PER_CHECK: u64 = 2_000;
 const SIMULATION_SHARE: f64 = 0.9;
 
 pub enum Run {
-    Simulating(Box<Simulation>),
+    /// Simulating, with the copies it leaves for replays (`detail`).
+    Simulating(Box<(Simulation, Snapshots)>),
     /// Simulated; its model is being built, a part per slice.
-    Reducing(Box<(RunResult, ModelBuild)>),
+    Reducing(Box<(RunResult, ModelBuild, Snapshots)>),
     Done,
     Failed(String),
 }
@@ -26,6 +28,8 @@ pub struct Side {
     pub run: Run,
     /// The last finished run, shown (dimmed) while the next one simulates.
     pub model: Option<Rc<Model>>,
+    /// The packets around the cursor where `model`'s trace stored none.
+    pub detail: Detail,
     pub progress: f64,
 }
 
@@ -34,6 +38,7 @@ impl Default for Side {
         Side {
             run: Run::Done,
             model: None,
+            detail: Detail::default(),
             progress: 0.0,
         }
     }
@@ -43,7 +48,10 @@ impl Side {
     /// Starts simulating `scenario`; the old model stays until the new one is in.
     pub fn start(&mut self, scenario: &Scenario) {
         self.run = match Simulation::new(scenario) {
-            Ok(sim) => Run::Simulating(Box::new(sim)),
+            Ok(mut sim) => {
+                let snapshots = Snapshots::new(&mut sim, scenario);
+                Run::Simulating(Box::new((sim, snapshots)))
+            }
             Err(e) => Run::Failed(e.to_string()),
         };
         self.progress = 0.0;
@@ -56,15 +64,19 @@ impl Side {
     /// Simulates, then builds the model, until `now_ms()` (the page clock)
     /// passes `deadline_ms`; true once the run is finished and its model built.
     pub fn simulate_until(&mut self, deadline_ms: f64, now_ms: fn() -> f64) -> bool {
-        if let Run::Simulating(sim) = &mut self.run {
+        if let Run::Simulating(simulating) = &mut self.run {
+            let (sim, snapshots) = &mut **simulating;
             while !sim.advance(EVENTS_PER_CHECK) {
+                snapshots.observe(sim);
                 if now_ms() > deadline_ms {
                     self.progress = SIMULATION_SHARE * sim.progress();
                     return false;
                 }
             }
-            if let Run::Simulating(sim) = std::mem::replace(&mut self.run, Run::Done) {
-                self.run = Run::Reducing(Box::new((sim.finish(), ModelBuild::default())));
+            if let Run::Simulating(done) = std::mem::replace(&mut self.run, Run::Done) {
+                let (sim, snapshots) = *done;
+                self.run =
+                    Run::Reducing(Box::new((sim.finish(), ModelBuild::default(), snapshots)));
             }
             self.progress = SIMULATION_SHARE;
             if now_ms() > deadline_ms {
@@ -74,7 +86,7 @@ impl Side {
         let Run::Reducing(reducing) = &mut self.run else {
             return true;
         };
-        let (run, build) = &mut **reducing;
+        let (run, build, _) = &mut **reducing;
         // The last part and the assembly go to separate slices when this
         // one is spent: the assembly's slice also draws the new model.
         loop {
@@ -89,11 +101,27 @@ impl Side {
             }
         }
         if let Run::Reducing(done) = std::mem::replace(&mut self.run, Run::Done) {
-            let (run, build) = *done;
-            self.model = Some(Rc::new(build.finish(&run)));
+            let (run, build, snapshots) = *done;
+            let model = build.finish(&run);
+            self.detail = Detail::new(
+                snapshots,
+                &run.scenario,
+                model.path.packets_until_ns,
+                run.outcome.at().0,
+            );
+            self.model = Some(Rc::new(model));
         }
         self.progress = 1.0;
         true
+    }
+
+    /// Replays the packets around `t_ns` if the model lacks them there, until
+    /// `now_ms()` passes `deadline_ms` (see `detail`).
+    pub fn replay_until(&mut self, t_ns: f64, deadline_ms: f64, now_ms: fn() -> f64) -> Work {
+        if self.busy() {
+            return Work::Idle;
+        }
+        self.detail.work(t_ns, deadline_ms, now_ms)
     }
 
     pub fn error(&self) -> Option<&str> {

@@ -1,6 +1,7 @@
 //! The views of one run a widget can show, drawn on any plotters backend
 //! (canvas in the page, SVG for export and for native tests).
 
+use super::detail::Stretch;
 use super::model::Model;
 use crate::draw::backend::Backend;
 use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
@@ -153,11 +154,35 @@ pub fn draw<DB: DrawingBackend>(
     pal: &Palette,
     scale: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    draw_with(area, view, m, None, t_ns, axes, pal, scale)
+}
+
+/// [`draw`], the path view and the ladder read from `stretch` (the packets
+/// replayed around the cursor where `m` stored none, see `kit::detail`)
+/// when it covers `t_ns`.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_with<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    view: View,
+    m: &Model,
+    stretch: Option<&Stretch>,
+    t_ns: f64,
+    axes: Axes,
+    pal: &Palette,
+    scale: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let end = axes.end_ns.max(m.end_ns);
     let top = axes.y_top;
+    let stretch = stretch.filter(|s| s.covers(t_ns));
     match view {
-        View::Path => path_view::draw(area, &m.path, t_ns, pal, scale).map(|_| ()),
-        View::Ladder => ladder::draw(area, &m.ladder, t_ns, pal, scale).map(|_| ()),
+        View::Path => {
+            let path = stretch.map_or(&m.path, |s| &s.path);
+            path_view::draw(area, path, t_ns, pal, scale).map(|_| ())
+        }
+        View::Ladder => {
+            let ladder = stretch.map_or(&m.ladder, |s| &s.ladder);
+            ladder::draw(area, ladder, t_ns, pal, scale).map(|_| ())
+        }
         View::Window => window_chart::draw(area, &m.window, t_ns, end, top, pal, scale),
         View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, end, top, pal, scale),
         View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, top, pal, scale),

@@ -17,6 +17,15 @@
 //! and the first data byte 1. A segment the bottleneck queue dropped
 //! (`SegmentSent` with no arrival) is still drawn where it was sent, and
 //! marked. With several flows, flow 0 is shown.
+//!
+//! Past the packets a long run's trace stored, the lines go on from the
+//! periodic samples (the socket's counters, as `ss` reads them): the highest
+//! byte sent (`tcpi_bytes_sent − tcpi_bytes_retrans` new bytes), the ACK
+//! line (`tcpi_bytes_acked`) and the window line above it
+//! (`tcpi_snd_wnd`), each as fine as the samples (RTT/20 or so). The
+//! retransmissions of each sample interval are drawn at the ACK line, where
+//! Linux retransmits from (the head of the queue): the samples do not say
+//! which bytes they were.
 
 use super::bins::Binned;
 use super::run_end_ns;
@@ -66,6 +75,8 @@ pub struct TsgSeries {
     pub end_ns: f64,
     /// Highest sequence number of data or ACKs (bytes).
     pub max_seq: u64,
+    /// Where the packet records end and the samples take over (ns).
+    pub sampled_from_ns: Option<f64>,
     pub(crate) data: Binned,
     pub(crate) retransmits: Binned,
     pub(crate) drops: Binned,
@@ -106,6 +117,8 @@ impl TsgSeries {
                 _ => {}
             }
         }
+        let records_end = super::packet_records_end_ns(run);
+        let sampled = sampled_after(run, records_end);
         let last_t = segments
             .last()
             .map_or(0.0, |s: &DataSegment| s.t_ns)
@@ -115,16 +128,41 @@ impl TsgSeries {
             .iter()
             .map(|s| s.end)
             .chain(acks.iter().map(|a| a.ack))
+            .chain(sampled.iter().map(|p| p.nxt))
             .max()
             .unwrap_or(0);
         let span = |s: &DataSegment| (s.t_ns, s.seq as f64, s.end as f64);
-        let data = Binned::build(end_ns, segments.iter().filter(|s| !s.retransmit).map(span));
-        let retransmits = Binned::build(end_ns, segments.iter().filter(|s| s.retransmit).map(span));
+        let sampled_span = |w: &[Sampled]| (w[1].t_ns, w[0].nxt as f64, w[1].nxt as f64);
+        let data = Binned::build(
+            end_ns,
+            (segments.iter().filter(|s| !s.retransmit).map(span)).chain(
+                sampled
+                    .windows(2)
+                    .filter(|w| w[1].nxt > w[0].nxt)
+                    .map(sampled_span),
+            ),
+        );
+        let resent = |w: &[Sampled]| {
+            let bytes = w[1].retrans.saturating_sub(w[0].retrans);
+            (bytes > 0).then(|| (w[1].t_ns, w[0].ack as f64, (w[0].ack + bytes) as f64))
+        };
+        let retransmits = Binned::build(
+            end_ns,
+            (segments.iter().filter(|s| s.retransmit).map(span))
+                .chain(sampled.windows(2).filter_map(resent)),
+        );
         let drops = Binned::build(end_ns, segments.iter().filter(|s| s.dropped).map(span));
         let point = |t: f64, v: u64| (t, v as f64, v as f64);
-        let ack_line = Binned::build(end_ns, acks.iter().map(|a| point(a.t_ns, a.ack)));
-        let window_line =
-            Binned::build(end_ns, acks.iter().map(|a| point(a.t_ns, a.window_edge())));
+        let ack_line = Binned::build(
+            end_ns,
+            (acks.iter().map(|a| point(a.t_ns, a.ack)))
+                .chain(sampled.iter().skip(1).map(|p| point(p.t_ns, p.ack))),
+        );
+        let window_line = Binned::build(
+            end_ns,
+            (acks.iter().map(|a| point(a.t_ns, a.window_edge())))
+                .chain(sampled.iter().skip(1).map(|p| point(p.t_ns, p.ack + p.wnd))),
+        );
         let sacks = Binned::build(
             end_ns,
             acks.iter().filter(|a| !a.sack.is_empty()).map(|a| {
@@ -145,6 +183,7 @@ impl TsgSeries {
             acks,
             end_ns,
             max_seq,
+            sampled_from_ns: records_end.map(|t| t as f64),
             data,
             retransmits,
             drops,
@@ -244,6 +283,51 @@ impl TsgSeries {
     }
 }
 
+/// One sample's reading of the server's sequence space, relative as the
+/// trace's (the first data byte is 1).
+#[derive(Clone, Copy, Debug)]
+struct Sampled {
+    t_ns: f64,
+    /// One past the highest data byte sent (`snd_nxt`).
+    nxt: u64,
+    /// The cumulative ACK (`snd_una`) and the peer's window.
+    ack: u64,
+    wnd: u64,
+    /// Bytes retransmitted so far.
+    retrans: u64,
+}
+
+/// Flow 0's samples from the last one at or before `records_end` on (none
+/// if the records cover the run): the first is where the lines join, before
+/// the last packet record; the rest come after it, so that the lines stay
+/// in time order.
+fn sampled_after(run: &RunResult, records_end: Option<u64>) -> Vec<Sampled> {
+    let Some(end) = records_end else {
+        return Vec::new();
+    };
+    let all: Vec<Sampled> = run
+        .trace
+        .flow_summary(0)
+        .filter_map(|r| match r.event {
+            TraceEvent::Sample { info, .. } => {
+                let c = &info.counters;
+                Some(Sampled {
+                    t_ns: r.time.0 as f64,
+                    nxt: c.bytes_sent.saturating_sub(c.bytes_retrans) + 1,
+                    ack: info.bytes_acked + 1,
+                    wnd: info.snd_wnd,
+                    retrans: c.bytes_retrans,
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    let first = all
+        .partition_point(|p| p.t_ns <= end as f64)
+        .saturating_sub(1);
+    all[first.min(all.len())..].to_vec()
+}
+
 /// Decimates `rows` to at most [`TABLE_ROWS`], keeping every notable row
 /// when they are at most half of that; returns the rows' cells and the
 /// caption's note saying what was left out.
@@ -280,4 +364,59 @@ fn decimate(rows: Vec<(f64, bool, Vec<String>)>) -> (Vec<Vec<String>>, String) {
         .map(|(_, _, cells)| cells)
         .collect();
     (rows, note)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TsgSeries, sampled_after};
+    use sim_core::sim::RunResult;
+
+    fn long_fat(budget: usize) -> RunResult {
+        let spec = widget_catalogue::widget("long-fat").unwrap();
+        let values = crate::params::preset_values(spec, "seed-003-cubic").unwrap();
+        let mut s = crate::kit::scenario::build(spec, &values);
+        s.time_limit = sim_core::time::SimDuration(6_000_000_000);
+        s.trace_packet_budget = budget;
+        sim_core::sim::run(&s).unwrap()
+    }
+
+    /// Past the stored packets the graph goes on from the samples (it used
+    /// to draw a flat line there, which read as a stall). At each sample the
+    /// highest byte sent and the cumulative ACK are exactly those a run that
+    /// stored every packet rebuilds from its packets, and the lines carry
+    /// them to the end of the run.
+    #[test]
+    fn past_the_stored_packets_the_lines_go_on_from_the_samples() {
+        let run = long_fat(5_000);
+        let (full, cut) = (
+            TsgSeries::from_run(&long_fat(usize::MAX)),
+            TsgSeries::from_run(&run),
+        );
+        let from = cut.sampled_from_ns.expect("5,000 records end early");
+        assert!(full.sampled_from_ns.is_none());
+        let samples = sampled_after(&run, Some(from as u64));
+        assert!(samples.len() > 300);
+        for p in &samples[1..] {
+            let nxt = full
+                .segments
+                .iter()
+                .take_while(|s| s.t_ns <= p.t_ns)
+                .map(|s| s.end)
+                .max();
+            let ack = full.acks.iter().take_while(|a| a.t_ns <= p.t_ns).last();
+            assert_eq!(Some(p.nxt), nxt, "snd_nxt at {} ns", p.t_ns);
+            assert_eq!(Some(p.ack), ack.map(|a| a.ack), "snd_una at {} ns", p.t_ns);
+            assert_eq!(Some(p.wnd), ack.map(|a| a.wnd), "snd_wnd at {} ns", p.t_ns);
+        }
+        assert_eq!(cut.max_seq, full.max_seq, "the last byte sent");
+        let col = cut.end_ns / 200.0;
+        for line in [&cut.data, &cut.ack_line, &cut.window_line] {
+            let after = line
+                .columns(col, cut.end_ns, true)
+                .iter()
+                .filter(|c| c.index as f64 * col > from + col)
+                .count();
+            assert!(after > 100, "{after} columns drawn after the records end");
+        }
+    }
 }

@@ -11,6 +11,11 @@
 //! reached it. It is not Linux's `packets_in_flight`: segments the receiver
 //! has SACKed, or that the sender has marked lost, still count. With several
 //! flows, flow 0 is shown.
+//!
+//! Past the packets a long run's trace stored, outstanding data comes from
+//! the periodic samples instead: the socket's own counters give the same
+//! difference (`tcpi_bytes_sent − tcpi_bytes_retrans` new data sent, less
+//! `tcpi_bytes_acked`), at the samples' resolution.
 
 use super::bins::Binned;
 use super::run_end_ns;
@@ -43,8 +48,8 @@ pub struct WindowSeries {
     /// Largest value of any of the three series (segments).
     pub max_segments: f64,
     /// Where a long run's packet records end (ns), if they do: outstanding
-    /// data is rebuilt from packets, so it is unknown after that (cwnd and
-    /// ssthresh are not packet records and go on).
+    /// data comes from the samples after that (cwnd and ssthresh are not
+    /// packet records and go on as they are).
     pub outstanding_until_ns: Option<f64>,
     pub(crate) cwnd: Binned,
     pub(crate) ssthresh: Binned,
@@ -54,21 +59,16 @@ pub struct WindowSeries {
 impl WindowSeries {
     pub fn from_run(run: &RunResult) -> Self {
         let mss = run.scenario.server.sender.mss.max(1);
-        let points = changes(run);
+        let records_end = super::packet_records_end_ns(run);
+        let points = changes(run, records_end);
         let end_ns = run_end_ns(run).max(points.last().map_or(0.0, |p| p.t_ns));
-        let outstanding_until_ns = super::packet_records_end_ns(run).map(|t| t as f64);
-        let known = |p: &WindowPoint| outstanding_until_ns.is_none_or(|u| p.t_ns <= u);
         let seg = |b: u64| b as f64 / mss as f64;
         let max_segments = points
             .iter()
             .map(|p| {
                 (p.cwnd as f64)
                     .max(p.ssthresh.map_or(0.0, |s| s as f64))
-                    .max(if known(p) {
-                        seg(p.outstanding_bytes)
-                    } else {
-                        0.0
-                    })
+                    .max(seg(p.outstanding_bytes))
             })
             .fold(1.0, f64::max);
         let binned = |v: &dyn Fn(&WindowPoint) -> f64| {
@@ -77,28 +77,8 @@ impl WindowSeries {
         WindowSeries {
             cwnd: binned(&|p| p.cwnd as f64),
             ssthresh: binned(&|p| p.ssthresh.map_or(f64::NAN, |s| s as f64)),
-            // Undefined (a gap) from where the packet records end.
-            outstanding: Binned::build(end_ns, {
-                let mut items = Vec::with_capacity(points.len() + 1);
-                for p in &points {
-                    if let Some(u) = outstanding_until_ns
-                        && p.t_ns > u
-                        && items
-                            .last()
-                            .is_none_or(|&(t, _, _): &(f64, f64, f64)| t <= u)
-                    {
-                        items.push((u, f64::NAN, f64::NAN));
-                    }
-                    let v = if known(p) {
-                        seg(p.outstanding_bytes)
-                    } else {
-                        f64::NAN
-                    };
-                    items.push((p.t_ns, v, v));
-                }
-                items
-            }),
-            outstanding_until_ns,
+            outstanding: binned(&|p| seg(p.outstanding_bytes)),
+            outstanding_until_ns: records_end.map(|t| t as f64),
             points,
             mss,
             end_ns,
@@ -112,11 +92,8 @@ impl WindowSeries {
         &self.points[i.saturating_sub(1)]
     }
 
-    /// Outstanding data of `p` in segments; NaN after the packet records end.
+    /// Outstanding data of `p` in segments.
     pub fn outstanding_segments(&self, p: &WindowPoint) -> f64 {
-        if self.outstanding_until_ns.is_some_and(|u| p.t_ns > u) {
-            return f64::NAN;
-        }
         p.outstanding_bytes as f64 / self.mss as f64
     }
 
@@ -124,7 +101,8 @@ impl WindowSeries {
         let (stride, note) = table_stride(self.points.len());
         let until = self.outstanding_until_ns.map_or(String::new(), |u| {
             format!(
-                "; outstanding is blank after {} ms, where the trace stopped storing packets",
+                "; outstanding after {} ms, where the trace stopped storing packets, \
+                 is read from the periodic samples",
                 ms(u)
             )
         });
@@ -165,8 +143,9 @@ impl WindowSeries {
 }
 
 /// Every change of cwnd, ssthresh or outstanding data of the server, from
-/// the initial window at 0; changes at one instant make one point.
-fn changes(run: &RunResult) -> Vec<WindowPoint> {
+/// the initial window at 0; changes at one instant make one point. After
+/// `records_end` (ns), outstanding data is read from the samples.
+fn changes(run: &RunResult, records_end: Option<u64>) -> Vec<WindowPoint> {
     let sender = &run.scenario.server.sender;
     let mut cur = WindowPoint {
         t_ns: 0.0,
@@ -197,9 +176,16 @@ fn changes(run: &RunResult) -> Vec<WindowPoint> {
                 to: Side::Server,
                 seg,
             } if seg.flags.ack => snd_una = snd_una.max(seg.ack),
+            TraceEvent::Sample { info, .. } if records_end.is_some_and(|e| r.time.0 > e) => {
+                let c = &info.counters;
+                let new_data = c.bytes_sent.saturating_sub(c.bytes_retrans);
+                cur.outstanding_bytes = new_data.saturating_sub(info.bytes_acked);
+            }
             _ => continue,
         }
-        cur.outstanding_bytes = snd_nxt.saturating_sub(snd_una);
+        if records_end.is_none_or(|e| r.time.0 <= e) {
+            cur.outstanding_bytes = snd_nxt.saturating_sub(snd_una);
+        }
         let t = r.time.0 as f64;
         let last = points.last_mut().expect("starts with the initial window");
         if (last.cwnd, last.ssthresh, last.outstanding_bytes)

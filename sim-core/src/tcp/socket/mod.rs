@@ -149,6 +149,7 @@ struct ZeroWindowProbe {
     probe_pending: bool,
 }
 
+#[derive(Clone)]
 pub struct Socket {
     side: Side,
     state: State,

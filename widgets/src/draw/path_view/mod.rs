@@ -58,12 +58,17 @@ pub fn draw<DB: DrawingBackend>(
         t_ns,
     };
     p.hosts_and_lanes()?;
-    p.queue(&on)?;
-    let retransmits = p.data_lane()?;
-    p.ack_lane()?;
-    p.counts(&on, retransmits)?;
-    p.drops()?;
-    p.trace_note(&on)?;
+    if on.recorded {
+        p.queue(&on)?;
+        let retransmits = p.data_lane()?;
+        p.ack_lane()?;
+        p.counts(&on, retransmits)?;
+        p.drops()?;
+    } else {
+        // Past the packets this run stored: counts would read as an empty
+        // path. The widget is replaying them (`kit::detail`) meanwhile.
+        p.replay_note()?;
+    }
     p.buffer_bars(&on)?;
     root.present()?;
     Ok(on)
@@ -214,26 +219,25 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         Ok(())
     }
 
-    /// Where a long run's packet records end, a note saying so in their place.
+    /// In place of the packets, past those the run stored: that they are
+    /// being replayed.
     #[inline(always)]
-    fn trace_note(&self, on: &OnPath) -> Drawn<DB> {
+    fn replay_note(&self) -> Drawn<DB> {
         let (g, s) = (&self.g, self.g.s);
-        if !on.recorded
-            && let Some(end) = self.path.packets_until_ns
-        {
-            self.root.draw(&Text::new(
-                format!(
-                    "packet records end at {:.2} s (trace budget)",
-                    end as f64 / 1e9
-                ),
-                (
-                    ((g.x0 + g.x1) / 2.0) as i32,
-                    ((g.data_y + g.ack_y) / 2.0 - 6.0 * s) as i32,
-                ),
-                g.font(11.0, &self.pal.muted)
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
-        }
+        let text = if g.narrow {
+            "replaying packets…".to_string()
+        } else {
+            format!("replaying the packets at {:.2} s…", self.t_ns / 1e9)
+        };
+        self.root.draw(&Text::new(
+            text,
+            (
+                ((g.x0 + g.x1) / 2.0) as i32,
+                ((g.data_y + g.ack_y) / 2.0 - 6.0 * s) as i32,
+            ),
+            g.font(11.0, &self.pal.muted)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
         Ok(())
     }
 }

@@ -144,6 +144,13 @@ impl Component for Widget {
         let spec = ctx.props().spec;
         match msg {
             Msg::State(m) => {
+                // A frame's message means that frame has fired: the next
+                // one needs requesting (see `follow`).
+                match m {
+                    state::Msg::Slice => self.slice = None,
+                    state::Msg::Frame(_) => self.frame = None,
+                    _ => {}
+                }
                 let effects = self.state.update(spec, m);
                 self.apply(ctx, effects)
             }
@@ -272,13 +279,21 @@ impl Widget {
         });
         for (side, canvases) in self.state.sides.iter().zip(&self.canvases) {
             let Some(model) = &side.model else { continue };
+            let stretch = side.detail.at(t).map(|s| &**s);
             for ((view, axes), canvas) in shown.iter().zip(axes).zip(canvases) {
                 if let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
                     && let Some(backend) = sized_backend(&canvas, ratio)
                 {
                     let area = backend.into_drawing_area();
-                    let _ = views::draw(&area, *view, model, t, axes, &palette, scale);
+                    let _ =
+                        views::draw_with(&area, *view, model, stretch, t, axes, &palette, scale);
                 }
+            }
+            if let Some(canvas) = canvases[0].cast::<HtmlCanvasElement>() {
+                let path = stretch
+                    .filter(|s| s.covers(t))
+                    .map_or(&model.path, |s| &s.path);
+                mark_path(&canvas, &path.at(t));
             }
         }
         if new_runs {
@@ -295,6 +310,8 @@ impl Widget {
 #[derive(PartialEq)]
 struct DrawnKey {
     models: Vec<Option<*const crate::kit::model::Model>>,
+    /// Each side's replayed stretch at the cursor (see `kit::detail`).
+    stretches: Vec<Option<*const crate::kit::detail::Stretch>>,
     views: [views::View; 3],
     t_ns: f64,
     end_ns: f64,
@@ -312,6 +329,11 @@ impl DrawnKey {
                 .iter()
                 .map(|s| s.model.as_ref().map(std::rc::Rc::as_ptr))
                 .collect(),
+            stretches: state
+                .sides
+                .iter()
+                .map(|s| s.detail.at(state.clock.t_ns).map(std::rc::Rc::as_ptr))
+                .collect(),
             views: state.shown_views(),
             t_ns: state.clock.t_ns,
             end_ns: state.end_ns(),
@@ -326,8 +348,24 @@ impl DrawnKey {
     }
 }
 
+/// Writes what the path view shows at the cursor onto its canvas, for
+/// scripts and tests that cannot read pixels: the data segments in flight,
+/// the ACKs, the packets queued, and whether the packets there are still
+/// being replayed (`kit::detail`).
+fn mark_path(canvas: &HtmlCanvasElement, on: &crate::series::path::OnPath) {
+    let set = |k: &str, v: String| {
+        let _ = canvas.set_attribute(k, &v);
+    };
+    set("data-in-flight", on.downlink.data.to_string());
+    set("data-acks", on.uplink.acks.to_string());
+    set("data-queued", on.downlink.queued.to_string());
+    set("data-replaying", (!on.recorded).to_string());
+}
+
 /// Starts, stops or keeps a stream of animation frames, each sending `msg`
-/// with the frame's time.
+/// with the frame's time. A request while a frame is pending keeps that one:
+/// replacing it would cancel it, and a stream asked for on every playback
+/// frame (replays, see `kit::detail`) would then never run.
 fn follow(
     current: &mut Option<AnimationFrame>,
     want: Frames,
@@ -337,6 +375,7 @@ fn follow(
     match want {
         Frames::Keep => {}
         Frames::Cancel => *current = None,
+        Frames::Request if current.is_some() => {}
         Frames::Request => {
             let link = ctx.link().clone();
             *current = Some(request_animation_frame(move |ts| {

@@ -23,6 +23,7 @@
 use super::export::LinkStatus;
 use super::keys::Action;
 use crate::kit::compare::{self, SIDE_NAMES};
+use crate::kit::detail::Work;
 use crate::kit::model::Model;
 use crate::kit::scenario;
 use crate::kit::side::Side;
@@ -175,6 +176,20 @@ impl State {
     }
 
     pub fn update(&mut self, spec: &'static WidgetSpec, msg: Msg) -> Effects {
+        let slice = matches!(msg, Msg::Slice);
+        let effects = self.transition(spec, msg);
+        if !slice && effects.slice == Frames::Keep && !self.busy() && self.wants_replay() {
+            // The cursor went where the runs stored no packets: replay them
+            // there, a slice per frame (see `kit::detail`).
+            return Effects {
+                slice: Frames::Request,
+                ..effects
+            };
+        }
+        effects
+    }
+
+    fn transition(&mut self, spec: &'static WidgetSpec, msg: Msg) -> Effects {
         match msg {
             Msg::Slice => self.simulate_slice(),
             Msg::Frame(ts) => self.frame(ts),
@@ -229,7 +244,7 @@ impl State {
                 Effects::RENDER
             }
             Msg::Key(action) => match self.key_msg(spec, action) {
-                Some(msg) => self.update(spec, msg),
+                Some(msg) => self.transition(spec, msg),
                 None => Effects::NONE,
             },
         }
@@ -251,10 +266,11 @@ impl State {
         }
     }
 
-    /// Simulates for up to `SLICE_MS`, side after side.
+    /// Simulates for up to `SLICE_MS`, side after side; with the runs in,
+    /// replays the packets the cursor needs.
     fn simulate_slice(&mut self) -> Effects {
         if !self.busy() {
-            return Effects::NONE;
+            return self.replay_slice();
         }
         let now_ms = self.now_ms;
         let deadline = now_ms() + SLICE_MS;
@@ -264,8 +280,13 @@ impl State {
             .all(|s| s.simulate_until(deadline, now_ms))
         {
             let interactive = self.runs_finished();
+            // A link may have put the cursor past the stored packets.
             return Effects {
-                slice: Frames::Cancel,
+                slice: if self.wants_replay() {
+                    Frames::Request
+                } else {
+                    Frames::Cancel
+                },
                 interactive,
                 ..Effects::RENDER
             };
@@ -274,6 +295,40 @@ impl State {
             slice: Frames::Request,
             // Re-render only to show the progress bar.
             render: self.progress_shown(),
+            ..Effects::NONE
+        }
+    }
+
+    /// Whether a side's views lack the packets at the cursor (see `kit::detail`).
+    pub fn wants_replay(&self) -> bool {
+        let t = self.clock.t_ns;
+        self.sides.iter().any(|s| s.detail.wants(t))
+    }
+
+    /// Replays for up to `SLICE_MS` what the cursor needs, side after side;
+    /// draws again when a side's stretch is in.
+    fn replay_slice(&mut self) -> Effects {
+        let now_ms = self.now_ms;
+        let deadline = now_ms() + SLICE_MS;
+        let t = self.clock.t_ns;
+        let mut pending = false;
+        let mut ready = false;
+        for side in &mut self.sides {
+            match side.replay_until(t, deadline, now_ms) {
+                Work::Idle => {}
+                Work::Pending => pending = true,
+                Work::Ready => ready = true,
+            }
+        }
+        // With nothing to do the stream simply ends: the frame that sent
+        // this slice has fired.
+        Effects {
+            render: ready,
+            slice: if pending || (ready && self.wants_replay()) {
+                Frames::Request
+            } else {
+                Frames::Keep
+            },
             ..Effects::NONE
         }
     }

@@ -353,3 +353,31 @@ fn the_link_keeps_the_panels_only_when_not_the_defaults() {
     let _ = s.update(spec, Msg::ToggleTable(2));
     assert_eq!(s.tables, [false, false, true]);
 }
+
+/// The cursor moved past the packets a long run stored (the 30 s long-fat
+/// run keeps its first seconds' packets): the widget asks for slices, and
+/// replays the stretch there in them (`kit::detail`); once the stretch is
+/// in, it draws again and asks for no more.
+#[test]
+fn past_the_stored_packets_a_seek_replays_the_stretch_in_slices() {
+    let spec = widget_catalogue::widget("long-fat").unwrap();
+    let mut s = ready(spec, &[("preset", "seed-003-cubic")]);
+    let end = s.sides[0].model.as_ref().unwrap().path.packets_until_ns;
+    let end = end.expect("30 s outgrow the packet budget") as f64;
+    assert!(
+        !s.wants_replay(),
+        "at 0 the stored packets cover the cursor"
+    );
+    let t = (end + s.end_ns()) / 2.0;
+    let effects = s.update(spec, Msg::Seek(t));
+    assert_eq!(effects.slice, Frames::Request);
+    assert!(s.wants_replay() && s.sides[0].detail.at(t).is_none());
+    // The still clock never passes a slice's deadline: one slice replays all.
+    let effects = s.update(spec, Msg::Slice);
+    assert!(effects.render, "{effects:?}");
+    assert_eq!(effects.slice, Frames::Keep);
+    let stretch = s.sides[0].detail.at(t).expect("replayed");
+    assert!(stretch.path.at(t).downlink.data > 0);
+    assert!(!s.wants_replay());
+    assert_eq!(s.update(spec, Msg::Slice), Effects::NONE);
+}

@@ -1,0 +1,84 @@
+// Long runs stay alive everywhere: a 30 s long-fat run stores its first
+// packets only, and past them the widget replays the stretch around the
+// cursor from a copy of the simulation (widgets/src/kit/detail.rs). The path
+// view then shows packets in flight and queued anywhere in the run (it used
+// to show "0 in flight" after the first seconds), and the replay goes in
+// slices: no main-thread task over 50 ms.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { setup } from "./support/browser.mjs";
+import { openWidget } from "./support/widget.mjs";
+
+let env;
+before(async () => (env = await setup()));
+after(async () => env && (await env.close()));
+
+const PAGE = "appendix-widget-gallery.html";
+const LONG_FAT = '.tcp-widget[data-widget="long-fat"]';
+
+const recordLongTasks = () => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+  }).observe({ type: "longtask", buffered: true });
+};
+
+/// What the path view of each side shows at the cursor (its canvas's data
+/// attributes, written with every drawing).
+function paths(page) {
+  return page.$$eval(`${LONG_FAT} canvas[data-view="path"]`, (cs) =>
+    cs.map((c) => ({
+      inFlight: Number(c.dataset.inFlight),
+      queued: Number(c.dataset.queued),
+      acks: Number(c.dataset.acks),
+      replaying: c.dataset.replaying === "true",
+    })),
+  );
+}
+
+test("anywhere in a 30 s run the path view shows the packets there, replayed in slices", async () => {
+  const { page, widget: w, problems, close } = await openWidget(env, PAGE, LONG_FAT, {
+    initScripts: [recordLongTasks],
+  });
+  await w.side("b").waitSimulated(60000);
+  // What happened while the page loaded (its other widgets too) is the
+  // load's, not the replay's.
+  await page.waitForTimeout(1500);
+  await page.evaluate(() => (window.__longTasks = []));
+  // Away from BBR's ProbeRTT (every 10 s it drains to 4 segments for 200 ms).
+  for (const position of ["450", "750", "930"]) {
+    await w.scrubber.fill(position);
+    const seconds = (await w.clockMs()) / 1000;
+    assert.ok(seconds > 9, `cursor at ${seconds} s`);
+    await page.waitForFunction(
+      (sel) => {
+        const cs = [...document.querySelectorAll(`${sel} canvas[data-view="path"]`)];
+        return cs.length === 2 && cs.every((c) => c.dataset.replaying === "false");
+      },
+      LONG_FAT,
+      { timeout: 20000 },
+    );
+    for (const [side, on] of (await paths(page)).entries()) {
+      assert.ok(on.inFlight > 50, `side ${side} at ${seconds} s: ${JSON.stringify(on)}`);
+      assert.ok(on.acks > 10, `side ${side} at ${seconds} s: ${JSON.stringify(on)}`);
+    }
+  }
+  const scrubbing = await page.evaluate(() => window.__longTasks.splice(0));
+  assert.deepEqual(scrubbing, [], `main-thread tasks over 50 ms while scrubbing (ms): ${scrubbing}`);
+  // Playing on from there, the next stretches come in as the cursor moves.
+  await w.scrubber.fill("400");
+  await w.play();
+  await page.waitForTimeout(3000);
+  await w.play(); // the same button pauses
+  const playedTo = (await w.clockMs()) / 1000;
+  assert.ok(playedTo > 14, `played to ${playedTo} s`);
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(`${sel} canvas[data-view="path"]`)].every((c) => c.dataset.replaying === "false"),
+    LONG_FAT,
+    { timeout: 20000 },
+  );
+  const long = await page.evaluate(() => window.__longTasks);
+  assert.deepEqual(long, [], `main-thread tasks over 50 ms while playing (ms): ${long}`);
+  assert.deepEqual(problems.console, []);
+  await close();
+});
