@@ -149,6 +149,7 @@ fn past_the_stored_packets_a_replay_shows_the_path_exactly() {
         assert_eq!(got.downlink.queued, want.downlink.queued);
         assert_eq!(got.downlink.queued_bytes, want.downlink.queued_bytes);
         assert_eq!(got.buffers, want.buffers);
+        assert!(got.established && want.established);
         let on_wire = |p: &PathSeries| p.downlink.packets()[p.downlink.on_wire(t)].to_vec();
         assert_eq!(on_wire(&stretch.path), on_wire(&full));
         // Nothing more to do there until the cursor moves on.

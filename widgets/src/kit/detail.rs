@@ -215,6 +215,9 @@ pub struct Detail {
     /// Where the run's own packet records end (`None`: they cover it all).
     records_end_ns: Option<u64>,
     end_ns: u64,
+    /// When the run's server completed the handshake: a stretch starts long
+    /// after, so its own trace does not say.
+    established_ns: Option<u64>,
     /// The last two stretches replayed, the newer first: playing on, the
     /// next one is replayed while the cursor is still in the current one.
     stretches: Vec<Rc<Stretch>>,
@@ -225,14 +228,10 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// For a run that ended at `end_ns`, whose own packet records end at
-    /// `records_end_ns`, with the copies taken while it simulated.
-    pub fn new(
-        snapshots: Snapshots,
-        scenario: &Scenario,
-        records_end_ns: Option<u64>,
-        end_ns: u64,
-    ) -> Detail {
+    /// For a run that ended at `end_ns`, whose path (as its own trace
+    /// stored it) is `run`, with the copies taken while it simulated.
+    pub fn new(snapshots: Snapshots, scenario: &Scenario, run: &PathSeries, end_ns: u64) -> Detail {
+        let records_end_ns = run.packets_until_ns;
         Detail {
             reach: Some(Reach::of(scenario)),
             // A run that kept every packet never replays.
@@ -243,6 +242,7 @@ impl Detail {
             },
             records_end_ns,
             end_ns,
+            established_ns: run.established_ns,
             stretches: Vec::new(),
             replay: None,
             handoff: None,
@@ -339,7 +339,10 @@ impl Detail {
             until_ns,
             shows_from_ns: replay.shows_from_ns.min(until_ns),
             asked_until_ns: replay.until_ns,
-            path: path.unwrap_or_default(),
+            path: PathSeries {
+                established_ns: self.established_ns,
+                ..path.unwrap_or_default()
+            },
             ladder: Ladder::from_run(&run),
         };
         self.stretches.insert(0, Rc::new(stretch));

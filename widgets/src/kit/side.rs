@@ -103,12 +103,7 @@ impl Side {
         if let Run::Reducing(done) = std::mem::replace(&mut self.run, Run::Done) {
             let (run, build, snapshots) = *done;
             let model = build.finish(&run);
-            self.detail = Detail::new(
-                snapshots,
-                &run.scenario,
-                model.path.packets_until_ns,
-                run.outcome.at().0,
-            );
+            self.detail = Detail::new(snapshots, &run.scenario, &model.path, run.outcome.at().0);
             self.model = Some(Rc::new(model));
         }
         self.progress = 1.0;
