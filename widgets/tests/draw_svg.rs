@@ -39,7 +39,7 @@ fn the_path_view_shows_the_first_flight_in_the_air() {
     assert_eq!(on.downlink.data, 10);
     assert_eq!(on.uplink.acks, 0);
     assert!(svg.contains("server") && svg.contains("client"));
-    assert!(svg.contains("data → 10 segments in flight"));
+    assert!(svg.contains("flight 1 · 10 segments in flight →"));
 }
 
 #[test]

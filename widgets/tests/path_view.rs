@@ -70,6 +70,7 @@ fn brute_force(run: &RunResult, from: Side, t: u64) -> LinkAt {
         match r.event {
             TraceEvent::SegmentSent {
                 seg,
+                flight,
                 departs: Some(departs),
                 arrives: Some(arrives),
                 ..
@@ -80,6 +81,8 @@ fn brute_force(run: &RunResult, from: Side, t: u64) -> LinkAt {
                 } else if departs.0 <= t && t < arrives.0 {
                     if seg.len > 0 {
                         at.data += 1;
+                        let (lo, hi) = at.flights.unwrap_or((flight, flight));
+                        at.flights = Some((lo.min(flight), hi.max(flight)));
                     } else {
                         at.acks += 1;
                     }
@@ -90,6 +93,10 @@ fn brute_force(run: &RunResult, from: Side, t: u64) -> LinkAt {
             }
             _ => {}
         }
+    }
+    // Flights are named only while countable (`MAX_FLIGHT_SCAN`).
+    if at.data > 2_000 {
+        at.flights = None;
     }
     at
 }
@@ -131,7 +138,59 @@ fn the_first_flight_of_ten_is_on_the_path_half_a_millisecond_after_it_left() {
     assert_eq!((on.downlink.queued, on.uplink.acks), (0, 0));
     // Drawn one by one, in the first flight's colour, and counted in words.
     assert_eq!(solid_rects(&svg, series(0)), 10);
-    assert!(svg.contains("data → 10 segments in flight"), "{svg}");
+    assert!(svg.contains("flight 1 · 10 segments in flight →"), "{svg}");
+}
+
+/// Each ACK is drawn in the colour of the flight it acknowledges, so a
+/// reader sees which flight's ACKs are coming back: the ACK number matched
+/// against the server's data, read independently from the trace.
+#[test]
+fn acks_take_the_colour_of_the_flight_they_acknowledge() {
+    let run = run(&scenario("seed-004-512k-7ms.toml"));
+    let path = PathSeries::from_run(&run);
+    // Every data end the server sent and its flight.
+    let mut ends: Vec<(u64, u32)> = Vec::new();
+    let mut acks: Vec<(u64, u64)> = Vec::new();
+    for r in run.trace.flow_records(0) {
+        if let TraceEvent::SegmentSent {
+            seg,
+            flight,
+            arrives: Some(_),
+            ..
+        } = r.event
+        {
+            if seg.from == Side::Server && seg.len > 0 {
+                ends.push((seg.seq + seg.len as u64, flight));
+            } else if seg.from == Side::Client && seg.len == 0 && seg.flags.ack {
+                acks.push((r.time.0, seg.ack));
+            }
+        }
+    }
+    let uplink: Vec<_> = path
+        .uplink
+        .packets()
+        .iter()
+        .filter(|p| !p.is_data() && !p.syn)
+        .collect();
+    assert_eq!(uplink.len(), acks.len());
+    let mut flights = std::collections::BTreeSet::new();
+    for (p, &(sent, ack)) in uplink.iter().zip(&acks) {
+        assert_eq!(p.sent, sent);
+        let want = ends
+            .iter()
+            .filter(|&&(end, _)| end <= ack)
+            .map(|&(_, f)| f)
+            .max()
+            .unwrap_or(0);
+        assert_eq!(p.flight, want, "ACK {ack} sent at {sent} ns");
+        flights.insert(p.flight);
+    }
+    assert!(flights.len() >= 6, "ACKs of every flight: {flights:?}");
+    // Drawn in that colour: half a round trip into the second flight's ACKs.
+    let t = uplink.iter().find(|p| p.flight == 2).unwrap().departs as f64 + 1e6;
+    let (on, svg) = draw(&path, t, (640, 170), 1.0);
+    assert!(on.uplink.acks > 0);
+    assert!(svg.contains(&hex(series(1))), "{svg}");
 }
 
 #[test]
@@ -315,7 +374,7 @@ fn a_phone_width_view_keeps_the_counts_and_drops_secondary_labels() {
     let (_, narrow) = draw(&path, t, (958, 200), 2.0);
     assert!(narrow.contains("10 in flight →"), "479 CSS px is narrow");
     let (_, wide) = draw(&path, t, (960, 200), 2.0);
-    assert!(wide.contains("sender") && wide.contains("data → 10 segments in flight"));
+    assert!(wide.contains("sender") && wide.contains("flight 1 · 10 segments in flight →"));
 }
 
 #[test]

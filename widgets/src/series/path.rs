@@ -46,7 +46,10 @@ pub struct Packet {
     pub len: u32,
     /// Bytes on the wire, headers and options included.
     pub wire: u32,
-    /// Slow-start flight of a data segment (1 = the initial window); 0 without data.
+    /// Slow-start flight of a data segment (1 = the initial window); for
+    /// an ACK, the flight of the newest data it acknowledges, so that it
+    /// can be drawn in that flight's colour; 0 for neither (a SYN, or an ACK
+    /// of no data yet).
     pub flight: u32,
     pub retransmit: bool,
     pub syn: bool,
@@ -177,6 +180,22 @@ impl Direction {
         &self.drops[a..self.drops_by(to_ns).max(a)]
     }
 
+    /// The first and last flight of the data among `packets[r]` (`data` of
+    /// them), if there are few enough to look at each one: a label names
+    /// flights while they are countable, not 17,000 segments into a run.
+    fn flights_in(&self, r: Range<usize>, data: usize) -> Option<(u32, u32)> {
+        if data == 0 || data > MAX_FLIGHT_SCAN {
+            return None;
+        }
+        self.packets[r]
+            .iter()
+            .filter(|p| p.is_data() && p.flight > 0)
+            .fold(None, |acc, p| match acc {
+                None => Some((p.flight, p.flight)),
+                Some((lo, hi)) => Some((lo.min(p.flight), hi.max(p.flight))),
+            })
+    }
+
     /// What this direction holds at `t_ns`.
     pub fn at(&self, t_ns: f64) -> LinkAt {
         let wire = self.on_wire(t_ns);
@@ -185,12 +204,20 @@ impl Direction {
         LinkAt {
             data,
             acks: wire.len() - data,
+            flights: self.flights_in(wire.clone(), data),
             syns: self.syns_in(wire),
             queued: queue.len(),
             queued_bytes: self.wire_bytes_in(queue),
             dropped: self.drops_by(t_ns),
         }
     }
+}
+
+/// The flight of the newest data segment the cumulative ACK `ack` covers
+/// (`ends`: each new data end and its flight, ends increasing); 0 if none.
+fn acked_flight(ends: &[(u64, u32)], ack: u64) -> u32 {
+    let i = ends.partition_point(|&(end, _)| end <= ack);
+    i.checked_sub(1).map_or(0, |i| ends[i].1)
 }
 
 /// One `Sample` reading of the two buffers, bytes.
@@ -222,6 +249,9 @@ pub struct LinkAt {
     pub acks: usize,
     /// The SYNs among them: the client's SYN, or the server's SYN-ACK.
     pub syns: usize,
+    /// The first and last slow-start flight (round) of the data segments
+    /// on the wire, while they are few enough to name.
+    pub flights: Option<(u32, u32)>,
     /// Packets waiting in the bottleneck queue, and their wire bytes.
     pub queued: usize,
     pub queued_bytes: u64,
@@ -245,6 +275,10 @@ pub struct OnPath {
     /// the packet counts are then incomplete.
     pub recorded: bool,
 }
+
+/// Data segments on the wire a frame looks at one by one to name their
+/// flights, at most.
+const MAX_FLIGHT_SCAN: usize = 2_000;
 
 /// Rows a table holds at most; longer runs keep every n-th sample.
 pub const TABLE_ROWS: usize = 2000;
@@ -283,6 +317,9 @@ impl PathSeries {
             queue_capacity: path.queue_bytes,
             ..PathSeries::default()
         };
+        // The end of each new run of server data and its flight, in send
+        // order (ends increase): what an ACK number acknowledges.
+        let mut flight_ends: Vec<(u64, u32)> = Vec::new();
         for r in run.trace.flow_records(0) {
             match r.event {
                 TraceEvent::SegmentSent {
@@ -292,6 +329,19 @@ impl PathSeries {
                     departs,
                     arrives,
                 } => {
+                    let end = seg.seq + seg.len as u64;
+                    let flight = match seg.from {
+                        Side::Server if seg.len > 0 => {
+                            if flight_ends.last().is_none_or(|&(e, _)| e < end) {
+                                flight_ends.push((end, flight));
+                            }
+                            flight
+                        }
+                        Side::Client if seg.len == 0 && seg.flags.ack => {
+                            acked_flight(&flight_ends, seg.ack)
+                        }
+                        _ => flight,
+                    };
                     let dir = match seg.from {
                         Side::Server => &mut s.downlink,
                         Side::Client => &mut s.uplink,

@@ -43,9 +43,21 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
 /// Server → client: "data → 10 segments in flight", or during the handshake
 /// "SYN-ACK →" (narrow: "10 in flight →").
 pub(super) fn downlink_label(on: &LinkAt, narrow: bool) -> String {
-    let data = match (narrow, on.data) {
-        (true, n) => format!("{} in flight", grouped(n)),
-        (false, n) => format!("data → {} in flight", counted(n, "segment", "segments")),
+    let data = match (narrow, on.data, on.flights) {
+        (true, n, _) => format!("{} in flight", grouped(n)),
+        (false, n, Some((a, b))) if a == b => {
+            format!(
+                "flight {a} · {} in flight →",
+                counted(n, "segment", "segments")
+            )
+        }
+        (false, n, Some((a, b))) => {
+            format!(
+                "flights {a}–{b} · {} in flight →",
+                counted(n, "segment", "segments")
+            )
+        }
+        (false, n, None) => format!("data → {} in flight", counted(n, "segment", "segments")),
     };
     match (on.syns, on.data) {
         (0, _) => format!("{data}{}", if narrow { " →" } else { "" }),
@@ -140,6 +152,28 @@ mod tests {
             downlink_label(&link(1, 0, 0), false),
             "data → 1 segment in flight"
         );
+    }
+
+    #[test]
+    fn countable_segments_are_named_by_their_flight() {
+        let one = LinkAt {
+            flights: Some((3, 3)),
+            ..link(40, 0, 0)
+        };
+        assert_eq!(
+            downlink_label(&one, false),
+            "flight 3 · 40 segments in flight →"
+        );
+        let two = LinkAt {
+            flights: Some((3, 4)),
+            ..link(60, 0, 0)
+        };
+        assert_eq!(
+            downlink_label(&two, false),
+            "flights 3–4 · 60 segments in flight →"
+        );
+        // Narrow, the count alone.
+        assert_eq!(downlink_label(&two, true), "60 in flight →");
     }
 
     #[test]

@@ -94,9 +94,16 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         )
     }
 
-    /// A packet without data: a dot, accented for a SYN.
+    /// A packet without data: a dot, accented for a SYN, an ACK in the
+    /// colour of the flight it acknowledges.
     fn dot(&self, p: &Packet, x: f64, y: f64) -> Circle<(i32, i32), u32> {
-        let colour = if p.syn { self.pal.accent } else { self.pal.fg };
+        let colour = if p.syn {
+            self.pal.accent
+        } else if p.flight > 0 {
+            packet_colour(self.pal, p.flight, true)
+        } else {
+            self.pal.fg
+        };
         Circle::new(
             (x as i32, y as i32),
             (3.0 * self.g.s).max(2.0) as u32,
