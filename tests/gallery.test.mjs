@@ -29,7 +29,7 @@ test("the gallery draws every view, with preset menus and no errors", async () =
   assert.ok(widgets >= 4, `${widgets} widgets`);
   for (let i = 0; i < widgets; i++) {
     const w = page.locator(".tcp-widget[data-widget]").nth(i);
-    await w.locator('[data-readout="completion"]').first().waitFor(SLOW);
+    await w.locator('[data-readout="completion"]').first().waitFor({ ...SLOW, state: "attached" });
     assert.ok((await w.locator(".tw-preset option").count()) > 2, "a preset menu");
   }
   for (const view of ["path", "cwnd", "tsg", "ladder", "rtt", "throughput"]) {

@@ -43,7 +43,7 @@ test("moving the RTT slider changes the completion time", async () => {
   const before = await w.readout("completion");
   await w.slider("rtt").set("900"); // far up the log scale: about 150 ms
   await page.waitForFunction(
-    ([sel, old]) => document.querySelector(sel).innerText !== old,
+    ([sel, old]) => document.querySelector(sel).textContent !== old,
     [w.css('[data-readout="completion"]'), before],
   );
   const after = await w.readout("completion");
@@ -71,7 +71,7 @@ test("a preset from the menu reproduces its case", async () => {
   await w.setPreset("initcwnd-100");
   assert.equal(await w.slider("initcwnd").value(), "100");
   await w.play();
-  await page.waitForFunction((sel) => document.querySelector(sel).innerText.startsWith("63712"), w.css('[data-readout="flights"]'), { timeout: 10000 });
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent.startsWith("63712"), w.css('[data-readout="flights"]'), { timeout: 10000 });
   await close();
 });
 
