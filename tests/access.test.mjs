@@ -190,6 +190,10 @@ test("every canvas, control and the scrubber have names for assistive technology
     // Chromium's accessibility tree: every control in the widget is exposed
     // with a non-empty accessible name (whatever gives it: aria-label, a
     // <label>, or its text).
+    // Every disclosure open: what is behind a closed one is rightly out of the tree.
+    await widget.openMoreSettings();
+    await widget.openDetails();
+    await widget.exportMenu.evaluate((d) => (d.open = true));
     const { result } = await cdp.send("Runtime.evaluate", { expression: `document.getElementById(${JSON.stringify(id)})` });
     const counts = await widget.root.evaluate((el) => ({
       button: el.querySelectorAll("button").length,
@@ -207,6 +211,7 @@ test("every canvas, control and the scrubber have names for assistive technology
         assert.ok((n.name?.value || "").trim().length > 0, `${id}: a ${role} without an accessible name`);
       }
     }
+    await widget.exportMenu.evaluate((d) => (d.open = false));
     // The scrubber says the time, not a number out of 1000, and follows the cursor.
     const scrubber = widget.scrubber;
     assert.equal(await scrubber.getAttribute("aria-label"), "Time cursor");
@@ -236,8 +241,8 @@ test("every chart offers its data as a table with a caption and rows", async () 
     const fig = figure(slot);
     assert.equal(await fig.locator("canvas").getAttribute("data-view"), view);
     // Its switch is in "Data & export", named for the panel.
-    const title = await fig.getAttribute("aria-label");
-    const button = first.exportMenu.getByRole("button", { name: `${title}: data table`, exact: true });
+    const title = await first.panelName(slot);
+    const button = first.exportMenu.getByRole("button", { name: `${title}: data table`, exact: true, includeHidden: true });
     assert.equal(await button.getAttribute("aria-pressed"), "false", `${view}: table closed at first`);
     await first.toggleTable(slot);
     await fig.locator(".tw-table-scroll table").waitFor();

@@ -96,7 +96,7 @@ test("Data & export opens from the keyboard, names each item's panel, downloads 
   assert.ok(await menu.locator(".tw-menu-list").isVisible());
   // Every panel's picture, data and table, and the run's samples.
   const names = await menu.getByRole("button").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-label")));
-  for (const panel of ["Path", "cwnd, ssthresh, in flight", "Time-sequence graph"]) {
+  for (const panel of ["Path", "Panel 1: cwnd, ssthresh, in flight", "Panel 2: Time-sequence graph"]) {
     for (const what of ["download as PNG", "download as SVG", "download the data as CSV", "download the data as JSON", "data table"]) {
       assert.ok(names.some((n) => n.startsWith(panel) && n.endsWith(what)), `${panel}: ${what} in ${names}`);
     }

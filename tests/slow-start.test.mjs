@@ -60,6 +60,7 @@ test("playing advances the simulated clock and the flights readout", async () =>
   const t = await w.clockMs();
   assert.ok(t > 1, `clock at ${t} ms after 1.5 s of slow motion`);
   assert.match(await w.readout("flights"), /^14480 · 28960/);
+  await w.openDetails();
   // Flights the animation has reached are shown in full, later ones dimmed.
   await page.waitForSelector(w.css(".tw-flight:not(.tw-pending)"), { timeout: 10000 });
   assert.ok((await w.locator(".tw-flight.tw-pending").count()) >= 1);

@@ -123,10 +123,16 @@ export class Widget {
     await this.exportMenu.getByRole("button", { name, exact: true }).click();
   }
 
-  /// Shows or hides chart panel `n`'s data table (0: the path view).
-  async toggleTable(n) {
+  /// The name "Data & export" gives panel `n` (0: the path view; 1, 2:
+  /// the chart panels, by number and view).
+  async panelName(n) {
     const title = await this.locator(".tw-view").nth(n).getAttribute("aria-label");
-    await this.exportItem(`${title}: data table`);
+    return n === 0 ? title : `Panel ${n}: ${title}`;
+  }
+
+  /// Shows or hides panel `n`'s data table (0: the path view).
+  async toggleTable(n) {
+    await this.exportItem(`${await this.panelName(n)}: data table`);
   }
 
   /// Picks a preset from the menu by its name (`initcwnd-100`).

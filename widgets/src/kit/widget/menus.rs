@@ -47,10 +47,14 @@ pub fn export_menu(ui: &Ui) -> Html {
 
 /// Side `k`'s panel `slot` (showing `view`): its downloads, and its data
 /// table shown under the panel or hidden (one switch per panel for both
-/// runs of a comparison, so only on side A's row).
+/// runs of a comparison, so only on side A's row). The chart panels are
+/// named by number too: both may show the same view.
 fn panel_row(ui: &Ui, k: usize, slot: usize, view: View, side: &str) -> Html {
     let link = ui.link;
-    let title = format!("{side}{}", view.title());
+    let title = match slot {
+        0 => format!("{side}{}", view.title()),
+        n => format!("{side}Panel {n}: {}", view.title()),
+    };
     let item = |text: &'static str, what: &str, d: Download| {
         let onclick = link.callback(move |e: MouseEvent| {
             close_menu(&e);
