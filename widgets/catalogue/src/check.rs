@@ -180,10 +180,24 @@ mod tests {
         assert_eq!(w.parse_controls("all").unwrap(), w.param_names());
         let e = w.check("controls", "rtt,colour").unwrap_err();
         assert_eq!(e.key, "controls");
-        assert!(e.message.contains("unknown control `colour`"), "{}", e.message);
-        assert!(e.message.contains("initcwnd"), "lists the known ones: {}", e.message);
-        assert!(w.check("controls", "").is_err(), "an empty list names nothing");
-        assert!(w.check("controls", "preset").is_err(), "preset is not a control");
+        assert!(
+            e.message.contains("unknown control `colour`"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains("initcwnd"),
+            "lists the known ones: {}",
+            e.message
+        );
+        assert!(
+            w.check("controls", "").is_err(),
+            "an empty list names nothing"
+        );
+        assert!(
+            w.check("controls", "preset").is_err(),
+            "preset is not a control"
+        );
     }
 
     #[test]
@@ -196,7 +210,11 @@ mod tests {
                 w.primary.len()
             );
             for name in w.primary {
-                assert!(w.param(name).is_some(), "{}: `{name}` is not a parameter", w.name);
+                assert!(
+                    w.param(name).is_some(),
+                    "{}: `{name}` is not a parameter",
+                    w.name
+                );
             }
         }
     }

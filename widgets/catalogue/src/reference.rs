@@ -89,7 +89,11 @@ fn common_key_help(key: &str) -> String {
                 .map(|w| format!(
                     "`{}`: {}",
                     w.name,
-                    w.primary.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                    w.primary
+                        .iter()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ))
                 .collect::<Vec<_>>()
                 .join("; ")

@@ -198,7 +198,11 @@ mod tests {
         assert_eq!(d.args, [("controls".into(), "rtt,initcwnd".into())]);
         let e = parse("slow-start controls=rtt,colour").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("controls"));
-        assert!(e.message.contains("unknown control `colour`"), "{}", e.message);
+        assert!(
+            e.message.contains("unknown control `colour`"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

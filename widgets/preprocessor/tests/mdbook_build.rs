@@ -162,8 +162,14 @@ fn an_unknown_control_fails_the_build_naming_it() {
         "# Chapter\n\n{{#widget long-fat controls=cc,rtt,speed}}\n",
     );
     assert!(!ok, "the build must fail");
-    assert!(log.contains("chapter.md:3"), "names the chapter and line: {log}");
-    assert!(log.contains("unknown control `speed`"), "names the control: {log}");
+    assert!(
+        log.contains("chapter.md:3"),
+        "names the chapter and line: {log}"
+    );
+    assert!(
+        log.contains("unknown control `speed`"),
+        "names the control: {log}"
+    );
     assert!(log.contains("bandwidth"), "lists the known ones: {log}");
 }
 

@@ -207,9 +207,15 @@ mod tests {
             "{goodput_bps} vs {sim_bps}"
         );
         let text = h.text(TimeUnit::Ms);
-        assert!(text.starts_with(&format!("Goodput {}", mbps(goodput_bps))), "{text}");
+        assert!(
+            text.starts_with(&format!("Goodput {}", mbps(goodput_bps))),
+            "{text}"
+        );
         assert!(text.contains("of 110 Mbit/s"), "{text}");
-        assert!(text.ends_with(&format!("· {retransmissions} retransmissions")), "{text}");
+        assert!(
+            text.ends_with(&format!("· {retransmissions} retransmissions")),
+            "{text}"
+        );
     }
 
     #[test]

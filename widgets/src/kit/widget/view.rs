@@ -1,8 +1,10 @@
 //! The widget's HTML, read from its state: the header (title, preset,
-//! tools), the notes and overlays, the controls, the transport (play, steps,
-//! speed, clock, scrubber), the choice of chart panels and each side's
-//! column of views, readouts and text panels. What the canvases show is
-//! drawn by the component (see `kit::views`), not here.
+//! tools and the "Data & export" menu), the notes and overlays, the
+//! controls (the few shown first, the rest behind "More settings"), the
+//! transport (play, steps, speed, clock, scrubber), the headline, the
+//! choice of chart panels and each side's column of views, with its
+//! readouts and text panels behind "Details" (`menus`). What the canvases
+//! show is drawn by the component (see `kit::views`), not here.
 
 use super::export::LinkStatus;
 use super::keys;
