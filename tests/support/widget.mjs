@@ -74,8 +74,8 @@ export class Widget {
       input: this.locator(`#${id}`),
       text,
       output,
-      /// The value as shown ("7 ms").
-      value: () => output.innerText(),
+      /// The value as shown ("7 ms"), behind "More settings" too.
+      value: async () => (await output.textContent()).trim(),
       /// Opens "More settings" if the control is behind it.
       reveal,
       /// Moves the slider to a position (0 to 1000 on a log scale).
