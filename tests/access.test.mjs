@@ -127,7 +127,7 @@ test("at 360 px wide the widgets fit the content column and every canvas is draw
   assertFits(await widgetLayout(page), width);
   // Mid-run, with a data table open (it scrolls in its own box).
   await first.step("rtt");
-  await first.chartPanel(1).locator("button", { hasText: "Data table" }).click();
+  await first.toggleTable(1);
   await page.waitForSelector(first.css(".tw-table-scroll table"));
   assertFits(await widgetLayout(page), width);
   const canvases = [];
@@ -160,6 +160,7 @@ test(
     const width = 360;
     const { page, first, problems, close } = await openChapter({ viewport: { width, height: 740 } });
     await first.step("rtt");
+    await first.openDetails();
     for (const summary of await first.locator(".tw-panels summary").all()) await summary.click();
     const details = await first.locator(".tw-panels details").count();
     assert.ok(details >= 2);
@@ -189,6 +190,10 @@ test("every canvas, control and the scrubber have names for assistive technology
     // Chromium's accessibility tree: every control in the widget is exposed
     // with a non-empty accessible name (whatever gives it: aria-label, a
     // <label>, or its text).
+    // Every disclosure open: what is behind a closed one is rightly out of the tree.
+    await widget.openMoreSettings();
+    await widget.openDetails();
+    await widget.exportMenu.evaluate((d) => (d.open = true));
     const { result } = await cdp.send("Runtime.evaluate", { expression: `document.getElementById(${JSON.stringify(id)})` });
     const counts = await widget.root.evaluate((el) => ({
       button: el.querySelectorAll("button").length,
@@ -206,6 +211,7 @@ test("every canvas, control and the scrubber have names for assistive technology
         assert.ok((n.name?.value || "").trim().length > 0, `${id}: a ${role} without an accessible name`);
       }
     }
+    await widget.exportMenu.evaluate((d) => (d.open = false));
     // The scrubber says the time, not a number out of 1000, and follows the cursor.
     const scrubber = widget.scrubber;
     assert.equal(await scrubber.getAttribute("aria-label"), "Time cursor");
@@ -234,19 +240,21 @@ test("every chart offers its data as a table with a caption and rows", async () 
   const check = async (slot, view) => {
     const fig = figure(slot);
     assert.equal(await fig.locator("canvas").getAttribute("data-view"), view);
-    const button = fig.locator(".tw-view-tools button", { hasText: "Data table" });
-    assert.equal(await button.getAttribute("aria-expanded"), "false", `${view}: table closed at first`);
-    await button.click();
+    // Its switch is in "Data & export", named for the panel.
+    const title = await first.panelName(slot);
+    const button = first.exportMenu.getByRole("button", { name: `${title}: data table`, exact: true, includeHidden: true });
+    assert.equal(await button.getAttribute("aria-pressed"), "false", `${view}: table closed at first`);
+    await first.toggleTable(slot);
     await fig.locator(".tw-table-scroll table").waitFor();
-    assert.equal(await button.getAttribute("aria-expanded"), "true");
-    assert.equal(await button.innerText(), "Hide data table");
+    assert.equal(await button.getAttribute("aria-pressed"), "true");
+    assert.equal((await button.textContent()).trim(), "Hide data table");
     const caption = (await fig.locator(".tw-table-scroll table caption").innerText()).trim();
     assert.ok(caption.length > 0, `${view} table has a caption`);
     assert.ok((await fig.locator(".tw-table-scroll thead th").count()) >= 2, `${view} table has column headers`);
     assert.ok((await fig.locator(".tw-table-scroll tbody tr").count()) >= 1, `${view} table has rows`);
     assert.ok((await fig.locator(".tw-table-scroll tbody tr td").first().innerText()).trim().length > 0, `${view} first cell`);
     captions.set(view, caption);
-    await button.click();
+    await first.toggleTable(slot);
     assert.equal(await fig.locator(".tw-table-scroll").count(), 0, `${view} table hides again`);
   };
   await check(0, "path");

@@ -67,7 +67,7 @@ test("(a) the iframe page runs in a frame on another origin and the frame sizes 
   const height = async () => parseFloat(await frameEl.evaluate((f) => f.style.height));
   assert.equal(await height(), await inner());
   const was = await height();
-  await frame.locator("tcp-widget .tw-view-tools button", { hasText: "Data table" }).first().click();
+  await widget.toggleTable(0);
   await page.waitForFunction((h) => parseFloat(document.querySelector("iframe").style.height) > h + 50, was);
   assert.equal(await height(), await inner());
   assert.deepEqual(problems.console, []);

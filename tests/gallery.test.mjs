@@ -29,7 +29,7 @@ test("the gallery draws every view, with preset menus and no errors", async () =
   assert.ok(widgets >= 4, `${widgets} widgets`);
   for (let i = 0; i < widgets; i++) {
     const w = page.locator(".tcp-widget[data-widget]").nth(i);
-    await w.locator('[data-readout="completion"]').first().waitFor(SLOW);
+    await w.locator('[data-readout="completion"]').first().waitFor({ ...SLOW, state: "attached" });
     assert.ok((await w.locator(".tw-preset option").count()) > 2, "a preset menu");
   }
   for (const view of ["path", "cwnd", "tsg", "ladder", "rtt", "throughput"]) {
@@ -97,7 +97,7 @@ test("a shared control changes both runs; the compared one has a control per sid
   // Side B to reno: the URL records the comparison, and a link reopens it.
   await compare.slider("cc", { side: "b" }).input.selectOption("reno");
   await page.waitForFunction((sel) => /reno/.test(document.querySelector(sel)?.innerText), compare.side("b").css(".tw-side-title"));
-  await compare.side("b").locator('[data-readout="completion"]').waitFor(SLOW);
+  await compare.side("b").locator('[data-readout="completion"]').waitFor({ ...SLOW, state: "attached" });
   const url = page.url();
   assert.match(url, new RegExp(`${id}\\.compare=cc`));
   assert.match(url, new RegExp(`${id}\\.vs=reno`));

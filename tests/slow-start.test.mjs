@@ -43,7 +43,7 @@ test("moving the RTT slider changes the completion time", async () => {
   const before = await w.readout("completion");
   await w.slider("rtt").set("900"); // far up the log scale: about 150 ms
   await page.waitForFunction(
-    ([sel, old]) => document.querySelector(sel).innerText !== old,
+    ([sel, old]) => document.querySelector(sel).textContent !== old,
     [w.css('[data-readout="completion"]'), before],
   );
   const after = await w.readout("completion");
@@ -60,6 +60,7 @@ test("playing advances the simulated clock and the flights readout", async () =>
   const t = await w.clockMs();
   assert.ok(t > 1, `clock at ${t} ms after 1.5 s of slow motion`);
   assert.match(await w.readout("flights"), /^14480 · 28960/);
+  await w.openDetails();
   // Flights the animation has reached are shown in full, later ones dimmed.
   await page.waitForSelector(w.css(".tw-flight:not(.tw-pending)"), { timeout: 10000 });
   assert.ok((await w.locator(".tw-flight.tw-pending").count()) >= 1);
@@ -71,7 +72,7 @@ test("a preset from the menu reproduces its case", async () => {
   await w.setPreset("initcwnd-100");
   assert.equal(await w.slider("initcwnd").value(), "100");
   await w.play();
-  await page.waitForFunction((sel) => document.querySelector(sel).innerText.startsWith("63712"), w.css('[data-readout="flights"]'), { timeout: 10000 });
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent.startsWith("63712"), w.css('[data-readout="flights"]'), { timeout: 10000 });
   await close();
 });
 

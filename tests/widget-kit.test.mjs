@@ -20,7 +20,7 @@ test("every view draws in a chart panel, with a data table", async () => {
     await w.showView(view, 1);
     assert.ok(await w.inkedCanvas(view, { panel: 1, stride: 5 }), `${view} is drawn`);
   }
-  await w.locator(".tw-slots .tw-view-tools button", { hasText: "Data table" }).first().click();
+  await w.toggleTable(1);
   assert.ok((await w.locator(".tw-table-scroll tbody tr").count()) > 5);
   assert.deepEqual(problems.console, []);
   assert.deepEqual(problems.failed, []);

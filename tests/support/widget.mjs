@@ -43,9 +43,10 @@ export class Widget {
     return new Widget(this.scope, this.css(`.tw-side[data-side="${name}"]`), this.id);
   }
 
-  /// Waits until the run is simulated: its completion readout is shown.
+  /// Waits until the run is simulated: its completion readout is there
+  /// (under "Details", closed by default).
   waitSimulated(timeout = 10000) {
-    return this.scope.waitForSelector(this.css('[data-readout="completion"]'), { timeout });
+    return this.scope.waitForSelector(this.css('[data-readout="completion"]'), { timeout, state: "attached" });
   }
 
   /// Waits until the widget answers input: its runs are simulated and Play
@@ -67,21 +68,71 @@ export class Widget {
     const range = this.locator(`input[type="range"]#${id}`);
     const text = this.locator(`#${id}-text`);
     const output = this.locator(`output[data-param="${name}"]`);
+    const reveal = () => this.openMoreSettings();
     return {
       range,
       input: this.locator(`#${id}`),
       text,
       output,
-      /// The value as shown ("7 ms").
-      value: () => output.innerText(),
+      /// The value as shown ("7 ms"), behind "More settings" too.
+      value: async () => (await output.textContent()).trim(),
+      /// Opens "More settings" if the control is behind it.
+      reveal,
       /// Moves the slider to a position (0 to 1000 on a log scale).
-      set: (position) => range.fill(position),
+      async set(position) {
+        await reveal();
+        await range.fill(position);
+      },
       /// Types a value with units into the box and enters it.
       async type(value) {
+        await reveal();
         await text.fill(value);
         await text.press("Enter");
       },
     };
+  }
+
+  /// The "More settings" disclosure, holding the controls not shown first.
+  get moreSettings() {
+    return this.locator("details.tw-more");
+  }
+
+  /// Opens "More settings" (if the widget has one and it is closed).
+  async openMoreSettings() {
+    const more = this.moreSettings;
+    if ((await more.count()) && !(await more.evaluate((d) => d.open))) await more.locator("summary").click();
+  }
+
+  /// Opens every run's "Details" (readouts and text panels).
+  async openDetails() {
+    for (const d of await this.locator("details.tw-details").all()) {
+      if (!(await d.evaluate((el) => el.open))) await d.locator("summary").first().click();
+    }
+  }
+
+  // --- Data & export.
+
+  get exportMenu() {
+    return this.locator("details.tw-export");
+  }
+
+  /// Chooses an item of "Data & export" by its accessible name, e.g.
+  /// "Congestion window: download as PNG" or "Path view: data table".
+  async exportItem(name) {
+    if (!(await this.exportMenu.evaluate((d) => d.open))) await this.exportMenu.locator("summary").click();
+    await this.exportMenu.getByRole("button", { name, exact: true }).click();
+  }
+
+  /// The name "Data & export" gives panel `n` (0: the path view; 1, 2:
+  /// the chart panels, by number and view).
+  async panelName(n) {
+    const title = await this.locator(".tw-view").nth(n).getAttribute("aria-label");
+    return n === 0 ? title : `Panel ${n}: ${title}`;
+  }
+
+  /// Shows or hides panel `n`'s data table (0: the path view).
+  async toggleTable(n) {
+    await this.exportItem(`${await this.panelName(n)}: data table`);
   }
 
   /// Picks a preset from the menu by its name (`initcwnd-100`).
@@ -116,8 +167,10 @@ export class Widget {
   // --- Readouts and panels.
 
   /// A readout's text, by name: `completion`, `flights`, `cwnd`, `clock`.
-  readout(name) {
-    return this.locator(`[data-readout="${name}"]`).innerText();
+  /// Read from the DOM's text, so that readouts behind a closed "Details"
+  /// read as well as the ones on show.
+  async readout(name) {
+    return (await this.locator(`[data-readout="${name}"]`).textContent()).trim();
   }
 
   /// The clock readout: "t = 1.234 ms / 60.000 ms".

@@ -15,6 +15,9 @@ pub struct Initial {
     pub compare: Option<(usize, f64)>,
     /// The chart panels' views by name (`views=`), if given.
     pub views: Vec<&'static str>,
+    /// Which controls show before "More settings", one per parameter (see
+    /// [`shown_controls`]).
+    pub shown: Vec<bool>,
     pub notes: Vec<Note>,
 }
 
@@ -83,6 +86,8 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
             ))),
         }
     }
+    // What the preset (or the defaults) gives, before the explicit values.
+    let base = values.clone();
     let mut views = Vec::new();
     if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "views") {
         match WidgetSpec::parse_views(v) {
@@ -112,13 +117,52 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
             None => notes.push(format!("Ignored unknown parameter “{}”.", shorten(k)).into()),
         }
     }
+    let shown = shown_controls(spec, pairs, &base, &values, compare, &mut notes);
     Initial {
         values,
         preset,
         compare,
         views,
+        shown,
         notes,
     }
+}
+
+/// The controls a widget shows before "More settings": exactly those
+/// `controls=` names (the author chose them for the paragraph above the
+/// figure); without it, the widget's primary ones and any that the
+/// directive or a link set away from the preset, because a reader who
+/// opens a shared link should see at once what differs. The compared
+/// parameter is always shown: it is what the figure is about.
+fn shown_controls(
+    spec: &WidgetSpec,
+    pairs: &[(String, String)],
+    base: &[f64],
+    values: &[f64],
+    compare: Option<(usize, f64)>,
+    notes: &mut Vec<Note>,
+) -> Vec<bool> {
+    let named = pairs
+        .iter()
+        .find(|(k, _)| k == "controls")
+        .and_then(|(_, v)| match spec.parse_controls(v) {
+            Ok(names) => Some(names),
+            Err(e) => {
+                notes.push(format!("Ignored controls: {}.", e.message).into());
+                None
+            }
+        });
+    spec.params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let chosen = match &named {
+                Some(names) => names.contains(&p.name),
+                None => spec.primary.contains(&p.name) || values[i] != base[i],
+            };
+            chosen || compare.is_some_and(|(c, _)| c == i)
+        })
+        .collect()
 }
 
 /// `compare=PARAM vs=VALUE`, read as the parameter's own input is.
@@ -182,6 +226,39 @@ mod tests {
         assert_eq!(init.values[i("size")], 4.0 * 1024.0 * 1024.0);
         assert_eq!(init.preset, Some("initcwnd-100"));
         assert!(init.notes.is_empty());
+    }
+
+    #[test]
+    fn controls_shown_are_the_named_ones_else_the_primary_and_the_changed() {
+        let shown = |p: &[(&str, &str)]| -> Vec<&str> {
+            let init = initial(spec(), &pairs(p));
+            spec()
+                .params
+                .iter()
+                .zip(&init.shown)
+                .filter(|(_, s)| **s)
+                .map(|(p, _)| p.name)
+                .collect()
+        };
+        assert_eq!(shown(&[]), ["rtt", "initcwnd", "size"]);
+        assert_eq!(shown(&[("controls", "mss,rtt")]), ["rtt", "mss"]);
+        assert_eq!(
+            shown(&[("preset", "seed-5ms"), ("mss", "1000")]),
+            ["rtt", "mss", "initcwnd", "size"],
+            "a value set away from the preset shows"
+        );
+        assert_eq!(
+            shown(&[("controls", "rtt"), ("compare", "initcwnd"), ("vs", "30")]),
+            ["rtt", "initcwnd"],
+            "the compared parameter always shows"
+        );
+        let init = initial(spec(), &pairs(&[("controls", "rtt,<img src=x>")]));
+        assert_eq!(
+            init.shown,
+            initial(spec(), &[]).shown,
+            "a bad list is ignored whole"
+        );
+        assert!(init.notes[0].starts_with("Ignored controls: unknown control `<img src=x>`"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Checking a `{{#widget}}` directive's or a URL's `key=value` pairs against
 //! a widget's table: its parameters, its presets, and the keys every widget
-//! takes (`preset`, `compare`, `vs`, `views`).
+//! takes (`preset`, `compare`, `vs`, `views`, `controls`).
 
 use crate::{ParamError, VIEW_NAMES, WidgetSpec};
 
@@ -55,6 +55,35 @@ impl WidgetSpec {
         Ok(out)
     }
 
+    /// The parameters `controls=` names (comma-separated, in the widget's
+    /// order, each once), or `all` of them, or why not. These are the
+    /// controls shown; the others wait behind "More settings".
+    pub fn parse_controls(&self, value: &str) -> Result<Vec<&'static str>, ParamError> {
+        if value.trim() == "all" {
+            return Ok(self.param_names());
+        }
+        let mut named = Vec::new();
+        for name in value.split(',').map(str::trim) {
+            if self.param(name).is_none() {
+                return Err(ParamError {
+                    key: "controls".into(),
+                    message: format!(
+                        "unknown control `{}` for widget `{}` (known: all, {})",
+                        name.chars().take(40).collect::<String>(),
+                        self.name,
+                        self.param_names().join(", ")
+                    ),
+                });
+            }
+            named.push(name);
+        }
+        Ok(self
+            .param_names()
+            .into_iter()
+            .filter(|p| named.contains(p))
+            .collect())
+    }
+
     /// Checks one `key=value` pair of a directive or URL.
     pub fn check(&self, key: &str, value: &str) -> Result<(), ParamError> {
         match key {
@@ -73,6 +102,7 @@ impl WidgetSpec {
             // Read against `compare` in `check_together`.
             "vs" => return Ok(()),
             "views" => return Self::parse_views(value).map(|_| ()),
+            "controls" => return self.parse_controls(value).map(|_| ()),
             _ => {}
         }
         if key == "preset" {
@@ -137,6 +167,56 @@ mod tests {
         assert!(w.check("views", "tsg,rtt").is_ok());
         assert!(w.check("views", "tsg,<b>").is_err());
         assert!(w.check("views", "tsg,rtt,cwnd").is_err());
+    }
+
+    #[test]
+    fn controls_name_parameters_and_unknown_ones_are_refused_by_name() {
+        let w = widget("slow-start").unwrap();
+        assert_eq!(
+            w.parse_controls("initcwnd, rtt").unwrap(),
+            ["rtt", "initcwnd"],
+            "in the widget's order, whatever the directive's"
+        );
+        assert_eq!(w.parse_controls("all").unwrap(), w.param_names());
+        let e = w.check("controls", "rtt,colour").unwrap_err();
+        assert_eq!(e.key, "controls");
+        assert!(
+            e.message.contains("unknown control `colour`"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains("initcwnd"),
+            "lists the known ones: {}",
+            e.message
+        );
+        assert!(
+            w.check("controls", "").is_err(),
+            "an empty list names nothing"
+        );
+        assert!(
+            w.check("controls", "preset").is_err(),
+            "preset is not a control"
+        );
+    }
+
+    #[test]
+    fn every_widget_shows_a_few_primary_controls_it_has() {
+        for w in crate::WIDGETS {
+            assert!(
+                (1..=4).contains(&w.primary.len()),
+                "{}: {} primary controls",
+                w.name,
+                w.primary.len()
+            );
+            for name in w.primary {
+                assert!(
+                    w.param(name).is_some(),
+                    "{}: `{name}` is not a parameter",
+                    w.name
+                );
+            }
+        }
     }
 
     #[test]

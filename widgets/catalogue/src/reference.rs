@@ -80,6 +80,24 @@ fn common_key_help(key: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        "controls" => format!(
+            "the controls shown, e.g. `controls=rtt,initcwnd` (parameter names, or `all`); the \
+             others wait behind \"More settings\". Without it a widget shows its main ones ({}); \
+             a compared parameter is always shown",
+            WIDGETS
+                .iter()
+                .map(|w| format!(
+                    "`{}`: {}",
+                    w.name,
+                    w.primary
+                        .iter()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
         other => format!("`{other}`"),
     }
 }

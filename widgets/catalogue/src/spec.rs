@@ -27,6 +27,10 @@ pub struct WidgetSpec {
     pub title: &'static str,
     pub params: &'static [ParamSpec],
     pub presets: &'static [Preset],
+    /// The controls shown when a directive names none (`controls=`): the
+    /// few the widget is about; every other one waits behind "More
+    /// settings", so the figure reads as one idea, not an instrument panel.
+    pub primary: &'static [&'static str],
     /// The values that describe a scenario: how the build script reads each
     /// preset's values from its file.
     pub values_of: fn(&Scenario) -> Values,

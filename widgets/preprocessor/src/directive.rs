@@ -193,6 +193,19 @@ mod tests {
     }
 
     #[test]
+    fn controls_name_the_widgets_parameters() {
+        let d = parse("slow-start controls=rtt,initcwnd").unwrap();
+        assert_eq!(d.args, [("controls".into(), "rtt,initcwnd".into())]);
+        let e = parse("slow-start controls=rtt,colour").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("controls"));
+        assert!(
+            e.message.contains("unknown control `colour`"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
     fn an_out_of_range_value_is_named_with_the_range() {
         let e = parse("slow-start initcwnd=500").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("initcwnd"));

@@ -156,6 +156,24 @@ fn an_out_of_range_value_fails_the_build_naming_chapter_directive_and_key() {
 }
 
 #[test]
+fn an_unknown_control_fails_the_build_naming_it() {
+    let (ok, log, _) = build(
+        "controls",
+        "# Chapter\n\n{{#widget long-fat controls=cc,rtt,speed}}\n",
+    );
+    assert!(!ok, "the build must fail");
+    assert!(
+        log.contains("chapter.md:3"),
+        "names the chapter and line: {log}"
+    );
+    assert!(
+        log.contains("unknown control `speed`"),
+        "names the control: {log}"
+    );
+    assert!(log.contains("bandwidth"), "lists the known ones: {log}");
+}
+
+#[test]
 fn an_unknown_widget_fails_the_build() {
     let (ok, log, _) = build("unknown", "# Chapter\n\n{{#widget slow-stat}}\n");
     assert!(!ok);

@@ -87,9 +87,19 @@ pub fn mount(el: web_sys::Element) -> bool {
     // A link's state replaces the page's: it is written whole (its preset
     // and every value that differs from it), as the reader shared it.
     let from_url = url_state::read(&browser::query(), &id, spec);
-    if !from_url.pairs.is_empty() {
-        pairs = from_url.pairs;
+    // Which controls show is the page's layout, not the reader's state: a
+    // link's own `controls` wins, but a link without one keeps the page's.
+    let controls = (from_url.pairs.iter().chain(&pairs))
+        .find(|(k, _)| k == "controls")
+        .cloned();
+    let state: Vec<_> = (from_url.pairs.into_iter())
+        .filter(|(k, _)| k != "controls")
+        .collect();
+    if !state.is_empty() {
+        pairs = state;
     }
+    pairs.retain(|(k, _)| k != "controls");
+    pairs.extend(controls);
     let mut initial = params::initial(spec, &pairs);
     initial
         .notes

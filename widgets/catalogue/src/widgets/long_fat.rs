@@ -25,6 +25,9 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         KERNEL.spec,
     ],
     presets: PRESETS,
+    // The algorithm against the path: its round trip, its rate and the
+    // random loss that CUBIC reads as congestion and BBR does not.
+    primary: &[CC.spec.name, RTT.spec.name, BANDWIDTH.spec.name, LOSS.spec.name],
     values_of,
     scenario,
 };

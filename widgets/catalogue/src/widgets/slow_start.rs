@@ -23,6 +23,9 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         CLIENT_KERNEL.spec,
     ],
     presets: PRESETS,
+    // What the chapter is about: round trips (RTT), the first flight
+    // (initcwnd) and how many doublings the transfer needs (its size).
+    primary: &[RTT.spec.name, INITCWND.spec.name, SIZE.spec.name],
     values_of,
     scenario,
 };

@@ -93,6 +93,11 @@ pub fn key_action_on(e: &KeyboardEvent, target: Option<&web_sys::Element>) -> Op
     let modifier = e.ctrl_key() || e.meta_key() || e.alt_key();
     // Keys stay in the widget: mdBook's ←/→ and `s` must not fire.
     e.stop_propagation();
+    // Space opens and closes a disclosure ("More settings", "Data &
+    // export", "Details") as it presses a button elsewhere: not Play.
+    if target.is_some_and(|t| t.tag_name() == "SUMMARY") && e.key() == " " {
+        return None;
+    }
     let action = self::action(&e.key(), in_field, modifier)?;
     // A range input's own arrow keys move the slider, not the cursor.
     let on_range = target.is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));

@@ -17,12 +17,13 @@
 //! ```
 //!
 //! `state` holds the messages and the state machine (plain Rust, tested
-//! natively), `view` the HTML, `export` the downloads and the link, `keys`
-//! the shortcuts. The component owns what only a page has: the canvases,
+//! natively), `view` the HTML (`menus` its disclosures: "Data & export",
+//! "Details"), `export` the downloads and the link, `keys` the shortcuts. The component owns what only a page has: the canvases,
 //! the animation frames and the theme watch.
 
 mod export;
 pub mod keys;
+mod menus;
 pub mod state;
 #[cfg(test)]
 mod state_tests;

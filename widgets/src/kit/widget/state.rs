@@ -142,6 +142,8 @@ pub struct State {
     pub slots: [View; 2],
     /// Which panels show their data table (rendered only when open).
     pub tables: [bool; 3],
+    /// Which controls show before "More settings", one per parameter.
+    pub shown: Vec<bool>,
     pub presenter: bool,
     pub help: bool,
     /// What "Copy link" did, once pressed.
@@ -168,6 +170,7 @@ impl State {
             interactive: false,
             slots: views::slots(&initial.views),
             tables: [false; 3],
+            shown: initial.shown.clone(),
             presenter: false,
             help: false,
             status: None,

@@ -1,14 +1,18 @@
 //! The widget's HTML, read from its state: the header (title, preset,
-//! tools), the notes and overlays, the controls, the transport (play, steps,
-//! speed, clock, scrubber), the choice of chart panels and each side's
-//! column of views, readouts and text panels. What the canvases show is
-//! drawn by the component (see `kit::views`), not here.
+//! tools and the "Data & export" menu), the notes and overlays, the
+//! controls (the few shown first, the rest behind "More settings"), the
+//! transport (play, steps, speed, clock, scrubber), the headline, the
+//! choice of chart panels and each side's column of views, with its
+//! readouts and text panels behind "Details" (`menus`). What the canvases
+//! show is drawn by the component (see `kit::views`), not here.
 
-use super::export::{Download, LinkStatus};
+use super::export::LinkStatus;
 use super::keys;
+use super::menus;
 use super::state::{Msg, State};
 use super::{Msg as WidgetMsg, Widget};
 use crate::kit::compare::{self, SIDE_NAMES};
+use crate::kit::headline::Headline;
 use crate::kit::panels;
 use crate::kit::side::Side;
 use crate::kit::transport::{SPEEDS, Step};
@@ -67,9 +71,9 @@ pub fn widget(ui: &Ui, root: NodeRef) -> Html {
             <div class="tw-stage">
                 { transport(ui) }
                 { run_status(ui) }
+                { headline(ui) }
                 <div class="tw-slot-choice">{ slot_select(ui, 0) }{ slot_select(ui, 1) }</div>
                 if comparing {
-                    { compare_headline(ui) }
                     <div class="tw-compare">{ side_column(ui, 0) }{ side_column(ui, 1) }</div>
                 } else {
                     { side_column(ui, 0) }
@@ -79,19 +83,21 @@ pub fn widget(ui: &Ui, root: NodeRef) -> Html {
     }
 }
 
-/// In compare mode, once both runs are in: what differs between them.
-fn compare_headline(ui: &Ui) -> Html {
-    let models: Vec<_> = ui
-        .state
-        .sides
-        .iter()
-        .filter_map(|s| s.model.as_ref())
-        .collect();
+/// The run's result in one line, once it is in (see `kit::headline`); in
+/// compare mode, what differs between the two runs. The line is there
+/// while runs simulate too, empty, so that nothing under it moves.
+fn headline(ui: &Ui) -> Html {
+    let s = ui.state;
+    let models: Vec<_> = s.sides.iter().filter_map(|s| s.model.as_ref()).collect();
+    let unit = TimeUnit::for_span(s.clock.end_ns);
     match models[..] {
         [a, b] => html! {
-            <p class="tw-compare-headline" data-readout="compare">{ compare::headline(a, b) }</p>
+            <p class="tw-headline tw-compare-headline" data-readout="compare">{ compare::headline(a, b) }</p>
         },
-        _ => Html::default(),
+        [m] if s.compare.is_none() => html! {
+            <p class="tw-headline" data-readout="headline">{ Headline::of(m).text(unit) }</p>
+        },
+        _ => html! { <p class="tw-headline" aria-hidden="true"></p> },
     }
 }
 
@@ -141,9 +147,7 @@ fn header(ui: &Ui) -> Html {
             </label>
             <span class="tw-tools">
                 <button onclick={link.callback(|_| WidgetMsg::CopyLink)} title="Copy a link to exactly this state">{ "Copy link" }</button>
-                if s.compare.is_none() {
-                    <button onclick={link.callback(|_| Download::Samples(0))} title="Download the run's samples as CSV">{ "Samples CSV" }</button>
-                }
+                { menus::export_menu(ui) }
                 <button class="tw-presenter-button" onclick={link.callback(|_| Msg::Presenter)} aria-pressed={s.presenter.to_string()} title="Presenter mode (f)">{ "Present" }</button>
                 <button onclick={link.callback(|_| Msg::Help(true))} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
             </span>
@@ -184,6 +188,8 @@ fn help(ui: &Ui) -> Html {
 }
 
 /// One slider per parameter; two for the compared one, side A's and B's.
+/// The ones the page shows first (`State::shown`) come first; the others
+/// wait behind "More settings".
 fn controls(ui: &Ui) -> Html {
     let (s, link) = (ui.state, ui.link);
     let prefix = |k: usize| format!("{} · ", SIDE_NAMES[k]);
@@ -201,7 +207,26 @@ fn controls(ui: &Ui) -> Html {
             _ => html! { <Slider id={control_id} spec={param} value={s.values[i]} {on_change} on_note={on_note.clone()} /> },
         }
     });
-    html! { <div class="tw-controls">{ for sliders }</div> }
+    let (mut shown, mut more) = (Vec::new(), Vec::new());
+    for (i, slider) in sliders.enumerate() {
+        if s.shown.get(i).copied().unwrap_or(true) {
+            shown.push(slider);
+        } else {
+            more.push(slider);
+        }
+    }
+    let n = more.len();
+    html! {
+        <>
+            <div class="tw-controls">{ for shown }</div>
+            if n > 0 {
+                <details class="tw-more">
+                    <summary>{ format!("More settings ({n})") }</summary>
+                    <div class="tw-controls">{ for more }</div>
+                </details>
+            }
+        </>
+    }
 }
 
 /// Play, the steps, restart, speed, the clock and cwnd readouts, and the
@@ -328,8 +353,6 @@ fn slot_select(ui: &Ui, slot: usize) -> Html {
 /// the text panels; in compare mode under the side's label.
 fn side_column(ui: &Ui, k: usize) -> Html {
     let s = ui.state;
-    let t = s.clock.t_ns;
-    let model = s.sides[k].model.as_deref();
     let body = html! {
         <>
             { view_panel(ui, k, 0, View::Path) }
@@ -337,9 +360,7 @@ fn side_column(ui: &Ui, k: usize) -> Html {
                 <div>{ view_panel(ui, k, 1, s.slots[0]) }</div>
                 <div>{ view_panel(ui, k, 2, s.slots[1]) }</div>
             </div>
-            // The clock's unit: every side's times read alike.
-            { model.map(|m| panels::readouts(m, t, TimeUnit::for_span(s.clock.end_ns))).unwrap_or_default() }
-            { model.map(|m| panels::text_panels(m, t)).unwrap_or_default() }
+            { menus::details(ui, k) }
         </>
     };
     if s.compare.is_none() {
@@ -348,19 +369,15 @@ fn side_column(ui: &Ui, k: usize) -> Html {
     let label = s.side_label(ui.spec, k);
     html! {
         <section class="tw-side" data-side={compare::side_key(k)} aria-label={label.clone()}>
-            <h4 class="tw-side-title">
-                { label }
-                <button onclick={ui.link.callback(move |_| Download::Samples(k))} title="Download this run's samples as CSV">{ "Samples CSV" }</button>
-            </h4>
+            <h4 class="tw-side-title">{ label }</h4>
             { body }
         </section>
     }
 }
 
-/// Panel `slot` of side `k` showing `view`: its canvas, its tools (downloads,
-/// data table) and the table when open.
+/// Panel `slot` of side `k` showing `view`: its canvas, the path view's
+/// legend, and the data table when open.
 fn view_panel(ui: &Ui, k: usize, slot: usize, view: View) -> Html {
-    let link = ui.link;
     let open = ui.state.tables[slot];
     let table = ui.state.sides[k]
         .model
@@ -373,23 +390,17 @@ fn view_panel(ui: &Ui, k: usize, slot: usize, view: View) -> Html {
             <canvas class="tw-canvas" ref={ui.canvases[k][slot].clone()} role="img"
                 aria-label={view.description()} data-view={view.name()}
                 style={format!("height: {}px", view.height())}></canvas>
-            <figcaption class="tw-view-tools">
-                { legend.unwrap_or_default() }
-                <button onclick={link.callback(move |_| Download::Picture(k, slot, "png"))} title="Download as PNG" aria-label={format!("{}: download as PNG", view.title())}>{ "PNG" }</button>
-                <button onclick={link.callback(move |_| Download::Picture(k, slot, "svg"))} title="Download as SVG" aria-label={format!("{}: download as SVG", view.title())}>{ "SVG" }</button>
-                <button onclick={link.callback(move |_| Download::Table(k, slot, "csv"))} title="Download the data as CSV" aria-label={format!("{}: download the data as CSV", view.title())}>{ "CSV" }</button>
-                <button onclick={link.callback(move |_| Download::Table(k, slot, "json"))} title="Download the data as JSON" aria-label={format!("{}: download the data as JSON", view.title())}>{ "JSON" }</button>
-                <button onclick={link.callback(move |_| Msg::ToggleTable(slot))} aria-expanded={open.to_string()} aria-label={format!("{}: data table", view.title())}>
-                    { if open { "Hide data table" } else { "Data table" } }
-                </button>
-            </figcaption>
+            // Its downloads and data table are in "Data & export" (`menus`).
+            if let Some(legend) = legend {
+                <figcaption class="tw-view-tools">{ legend }</figcaption>
+            }
             { table.unwrap_or_default() }
         </figure>
     }
 }
 
 /// The key to the path view's colours: data segments take their flight's
-/// colour (the seven Okabe–Ito colours, repeating), ACKs the ink colour.
+/// colour (the seven Okabe–Ito colours, repeating), ACKs that of the flight they acknowledge.
 fn flight_legend() -> Html {
     let swatches = crate::palette::SERIES.iter().enumerate().map(|(i, c)| {
         html! {
@@ -399,7 +410,7 @@ fn flight_legend() -> Html {
     });
     html! {
         <span class="tw-legend" data-legend="flights">
-            { "Flights 1–7, then again: " }{ for swatches }{ " · ACKs in ink · ✕ drop" }
+            { "Flights 1–7, then again: " }{ for swatches }{ " · ACKs in the colour of the flight they acknowledge · ✕ drop" }
         </span>
     }
 }
