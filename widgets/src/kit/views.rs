@@ -3,6 +3,7 @@
 
 use super::model::Model;
 use crate::draw::backend::Backend;
+use crate::draw::time_axis::TimeAxis;
 use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
 use crate::palette::Palette;
 use crate::series::table::Table;
@@ -153,12 +154,60 @@ pub fn draw<DB: DrawingBackend>(
     pal: &Palette,
     scale: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    draw_with(area, view, m, t_ns, axes, Look::default(), pal, scale).map(|_| ())
+}
+
+/// How the reader chose to look at the charts, beyond the axes: shared by
+/// every side, kept in the link.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// The cwnd chart's y axis is log₂ (`cwnd-scale=log`).
+    pub log_cwnd: bool,
+}
+
+/// [`draw`] as the reader chose to look (`look`); returns where the view
+/// put time on the canvas, for the pointer.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_with<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    view: View,
+    m: &Model,
+    t_ns: f64,
+    axes: Axes,
+    look: Look,
+    pal: &Palette,
+    scale: f64,
+) -> Result<TimeAxis, DrawingAreaErrorKind<DB::ErrorType>> {
     let end = axes.end_ns.max(m.end_ns);
     let top = axes.y_top;
     match view {
-        View::Path => path_view::draw(area, &m.path, t_ns, pal, scale).map(|_| ()),
-        View::Ladder => ladder::draw(area, &m.ladder, t_ns, pal, scale).map(|_| ()),
-        View::Window => window_chart::draw(area, &m.window, t_ns, end, top, pal, scale),
+        View::Path => {
+            path_view::draw(area, &m.path, t_ns, pal, scale)?;
+            let (w, h) = area.dim_in_pixel();
+            let (x0, x1) = path_view::lane_px(w as f64, h as f64, scale);
+            Ok(TimeAxis {
+                from_px: x0,
+                to_px: x1,
+                from_ns: 0.0,
+                to_ns: m.path.downlink.delay_ns as f64,
+                vertical: false,
+                relative: true,
+            })
+        }
+        View::Ladder => {
+            let drawn = ladder::draw(area, &m.ladder, t_ns, pal, scale)?;
+            Ok(TimeAxis {
+                from_px: drawn.rows_px.0,
+                to_px: drawn.rows_px.1,
+                from_ns: drawn.window_ns.0,
+                to_ns: drawn.window_ns.1,
+                vertical: true,
+                relative: false,
+            })
+        }
+        View::Window => {
+            window_chart::draw_scaled(area, &m.window, t_ns, end, top, pal, scale, look.log_cwnd)
+        }
         View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, end, top, pal, scale),
         View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, top, pal, scale),
         View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, end, top, pal, scale),

@@ -66,6 +66,8 @@ pub struct TsgSeries {
     pub end_ns: f64,
     /// Highest sequence number of data or ACKs (bytes).
     pub max_seq: u64,
+    /// The first round trips, bracketed (see `series::annotations`).
+    pub notes: Vec<super::annotations::Annotation>,
     pub(crate) data: Binned,
     pub(crate) retransmits: Binned,
     pub(crate) drops: Binned,
@@ -145,6 +147,7 @@ impl TsgSeries {
             acks,
             end_ns,
             max_seq,
+            notes: super::annotations::tsg_notes(run),
             data,
             retransmits,
             drops,

@@ -46,6 +46,8 @@ pub struct WindowSeries {
     /// data is rebuilt from packets, so it is unknown after that (cwnd and
     /// ssthresh are not packet records and go on).
     pub outstanding_until_ns: Option<f64>,
+    /// What the chart says in place (see `series::annotations`).
+    pub notes: Vec<super::annotations::Annotation>,
     pub(crate) cwnd: Binned,
     pub(crate) ssthresh: Binned,
     pub(crate) outstanding: Binned,
@@ -99,6 +101,7 @@ impl WindowSeries {
                 items
             }),
             outstanding_until_ns,
+            notes: super::annotations::cwnd_notes(run),
             points,
             mss,
             end_ns,
