@@ -15,6 +15,8 @@ pub struct Initial {
     pub compare: Option<(usize, f64)>,
     /// The chart panels' views by name (`views=`), if given.
     pub views: Vec<&'static str>,
+    /// The cwnd chart's y axis is logarithmic (`cwnd-scale=log`).
+    pub log_cwnd: bool,
     pub notes: Vec<Note>,
 }
 
@@ -90,6 +92,13 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
             Err(e) => notes.push(format!("Ignored views: {}.", e.message).into()),
         }
     }
+    let mut log_cwnd = false;
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "cwnd-scale") {
+        match spec.check("cwnd-scale", v) {
+            Ok(()) => log_cwnd = v == "log",
+            Err(e) => notes.push(format!("Ignored cwnd-scale: {}.", e.message).into()),
+        }
+    }
     let compare = compare_of(spec, pairs, &mut notes);
     for (k, v) in pairs
         .iter()
@@ -117,6 +126,7 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
         preset,
         compare,
         views,
+        log_cwnd,
         notes,
     }
 }

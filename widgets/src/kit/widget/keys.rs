@@ -33,6 +33,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("a", "step to the next ACK"),
     ("r", "restart from time zero"),
     ("← / →", "move the time cursor back / forward"),
+    (
+        "drag",
+        "on a chart or the ladder: move the time cursor there; on the path: move time by the delay dragged (mouse, pen or touch)",
+    ),
     ("1–9", "choose a preset"),
     ("f", "presenter mode (full screen, large type)"),
     ("?", "this help"),

@@ -370,9 +370,7 @@ fn view_panel(ui: &Ui, k: usize, slot: usize, view: View) -> Html {
     let legend = (view == View::Path).then(flight_legend);
     html! {
         <figure class={classes!("tw-view", format!("tw-view-{}", view.name()))} aria-label={view.title()}>
-            <canvas class="tw-canvas" ref={ui.canvases[k][slot].clone()} role="img"
-                aria-label={view.description()} data-view={view.name()}
-                style={format!("height: {}px", view.height())}></canvas>
+            { super::canvas::canvas(link, ui.canvases[k][slot].clone(), ui.state, k, slot, view) }
             <figcaption class="tw-view-tools">
                 { legend.unwrap_or_default() }
                 <button onclick={link.callback(move |_| Download::Picture(k, slot, "png"))} title="Download as PNG" aria-label={format!("{}: download as PNG", view.title())}>{ "PNG" }</button>
