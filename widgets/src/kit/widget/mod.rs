@@ -321,6 +321,7 @@ impl Widget {
                     let area = backend.into_drawing_area();
                     *time_axis =
                         views::draw_with(&area, *view, model, t, axes, look, &palette, scale).ok();
+                    pointer::publish(&canvas, time_axis.as_ref(), ratio);
                 }
             }
         }

@@ -203,6 +203,24 @@ fn input_of(e: &PointerEvent, k: usize, slot: usize, phase: Phase) -> Option<Inp
 
 use wasm_bindgen::JsCast;
 
+/// Writes where `axis` put time on `canvas` into its `data-time-axis`
+/// (CSS pixels along the axis from the canvas's edge, then ns: "from to
+/// from_ns to_ns"), so that a page, and the browser tests, can tell which
+/// time is under a point without the drawing's margins.
+pub fn publish(canvas: &HtmlCanvasElement, axis: Option<&TimeAxis>, ratio: f64) {
+    let text = axis.map(|a| {
+        let r = if ratio > 0.0 { ratio } else { 1.0 };
+        format!(
+            "{:.1} {:.1} {:.0} {:.0}",
+            a.from_px / r,
+            a.to_px / r,
+            a.from_ns,
+            a.to_ns
+        )
+    });
+    let _ = canvas.set_attribute("data-time-axis", text.as_deref().unwrap_or(""));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
