@@ -179,7 +179,10 @@ impl Handlers {
 /// The input an event makes, in the canvas's device pixels (its backing
 /// store is sized to them: see `sized_backend`).
 fn input_of(e: &PointerEvent, k: usize, slot: usize, phase: Phase) -> Option<Input> {
-    let canvas: HtmlCanvasElement = e.current_target()?.dyn_into().ok()?;
+    // The target, not the current target: yew listens on the page's root
+    // and hands that on as the current target. A canvas has no children, so
+    // its events are its own.
+    let canvas: HtmlCanvasElement = e.target()?.dyn_into().ok()?;
     if phase == Phase::Down {
         if e.button() != 0 {
             return None;
