@@ -42,9 +42,12 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
     let x_max = chart.x_range().end;
     let y_top = chart.y_range().end;
     let mut placed: Vec<Rect> = Vec::new();
-    let font_px = 11.0 * f.scale;
+    let font_px = 12.0 * f.scale;
     let pad = f.px(3.0);
-    for n in notes {
+    // The most telling notes choose their spots first.
+    let mut order: Vec<&Annotation> = notes.iter().collect();
+    order.sort_by_key(|n| n.kind);
+    for n in order {
         if !(n.t_ns.is_finite() && n.t_ns <= x_max) {
             continue;
         }
@@ -67,19 +70,22 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
             None => (ax, 0),
         };
         let gap = f.px(10.0);
-        let spots = [
-            (mid - w / 2, ay - lift - gap - h),
-            (mid - w - f.px(4.0), ay - lift - gap - h),
-            (mid + f.px(4.0), ay - lift - gap - h),
-            (mid + f.px(4.0), ay + gap),
-            (mid - w - f.px(4.0), ay + gap),
-            (mid - w / 2, ay - lift - 3 * gap - h),
-            (mid + f.px(4.0), ay - lift - 3 * gap - h),
-            (mid - w - f.px(4.0), ay - lift - 3 * gap - h),
-        ];
-        let Some(rect) = spots
+        // Rows above the point first (the lines run below their peaks),
+        // then below; in each, centred, then to the right, then the left.
+        let rows = [1, 2, 3, 4, -1, -2];
+        let columns = [mid - w / 2, mid + f.px(4.0), mid - w - f.px(4.0), mid + w / 2 + f.px(8.0)];
+        let spot = |row: i32, x: i32| {
+            let y = if row > 0 {
+                ay - lift - gap - h - (row - 1) * (h + gap / 2)
+            } else {
+                ay + gap + (-row - 1) * (h + gap / 2)
+            };
+            (x, y, x + w, y + h)
+        };
+        let Some(rect) = rows
             .iter()
-            .map(|&(x, y)| (x, y, x + w, y + h))
+            .flat_map(|&row| columns.iter().map(move |&x| (row, x)))
+            .map(|(row, x)| spot(row, x))
             .find(|r| inside(*r, plot) && !placed.iter().any(|p| overlaps(*r, *p, f.px(2.0))))
         else {
             continue;
@@ -122,13 +128,10 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
     Ok(())
 }
 
-/// The notes' colour: the muted ink, lighter for notes past the cursor.
+/// The notes' colour: the ink softened, so the data stays the loudest
+/// thing on the chart; softer still for notes past the cursor.
 fn ink(pal: &Palette, ahead: bool) -> RGBColor {
-    if ahead {
-        mix(pal.muted, pal.bg, 0.45)
-    } else {
-        pal.muted
-    }
+    mix(pal.fg, pal.bg, if ahead { 0.5 } else { 0.25 })
 }
 
 fn inside(r: Rect, plot: Rect) -> bool {
