@@ -206,3 +206,38 @@ fn the_log_axis_ticks_at_powers_of_two() {
     let linear = draw(false);
     assert!(!linear.contains("log scale"));
 }
+
+#[test]
+fn a_small_receive_buffer_is_noted_where_it_holds_the_sender_back() {
+    let r = run_file("slow-start-small-buffer.toml");
+    let w = WindowSeries::from_run(&r);
+    let n = w
+        .notes
+        .iter()
+        .find(|n| n.kind == Kind::ReceiveWindowLimited)
+        .unwrap_or_else(|| panic!("{:?}", w.notes));
+    // At that instant cwnd would allow more than is out.
+    let p = w.at(n.t_ns);
+    assert!(p.cwnd as f64 >= n.y + 2.0, "{n:?} {p:?}");
+}
+
+#[test]
+fn an_idle_connection_is_noted_where_it_restarts_from_a_small_window() {
+    let r = run_file("seed-004-idle-restart-on.toml");
+    let w = WindowSeries::from_run(&r);
+    let n = w
+        .notes
+        .iter()
+        .find(|n| n.kind == Kind::IdleRestart)
+        .unwrap_or_else(|| panic!("{:?}", w.notes));
+    // After the 10 s gap, at a record where cwnd fell.
+    assert!(n.t_ns > 10e9, "{n:?}");
+    assert!(r.trace.flow_records(0).any(|rec| rec.time.0 as f64 == n.t_ns
+        && matches!(rec.event, TraceEvent::CwndChanged { side: Side::Server, old, new, .. } if new < old)));
+    let off = WindowSeries::from_run(&run_file("seed-004-idle-restart-off.toml"));
+    assert!(
+        !off.notes.iter().any(|n| n.kind == Kind::IdleRestart),
+        "{:?}",
+        off.notes
+    );
+}

@@ -19,7 +19,7 @@
 
 use super::chart_frame::{Chart, DrawResult, Frame};
 use crate::palette::{Palette, mix};
-use crate::series::annotations::Annotation;
+use crate::series::annotations::{Annotation, Kind};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -67,13 +67,20 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
             .filter(|&bx| bx - ax >= f.px(10.0));
         let (mid, lift) = match span {
             Some(bx) => ((ax + bx) / 2, f.px(6.0)),
+            // A round trip too short to bracket says nothing as a point.
+            None if n.kind == Kind::RoundTrip => continue,
             None => (ax, 0),
         };
         let gap = f.px(10.0);
         // Rows above the point first (the lines run below their peaks),
         // then below; in each, centred, then to the right, then the left.
         let rows = [1, 2, 3, 4, -1, -2];
-        let columns = [mid - w / 2, mid + f.px(4.0), mid - w - f.px(4.0), mid + w / 2 + f.px(8.0)];
+        let columns = [
+            mid - w / 2,
+            mid + f.px(4.0),
+            mid - w - f.px(4.0),
+            mid + w / 2 + f.px(8.0),
+        ];
         let spot = |row: i32, x: i32| {
             let y = if row > 0 {
                 ay - lift - gap - h - (row - 1) * (h + gap / 2)
@@ -117,7 +124,7 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
         root.draw(&PathElement::new(vec![(mid, anchor_y), to], line))?;
         root.draw(&Rectangle::new(
             [(rect.0, rect.1), (rect.2, rect.3)],
-            f.pal.bg.mix(0.85).filled(),
+            f.pal.bg.mix(0.75).filled(),
         ))?;
         root.draw(&Text::new(
             n.label.as_str(),

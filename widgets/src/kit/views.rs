@@ -217,6 +217,19 @@ pub fn draw_with<DB: DrawingBackend>(
 /// The view as an SVG document, `w`×`h` pixels. Drawn through [`Backend`],
 /// as the page's canvases are, so the wasm holds one copy of the drawing.
 pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> String {
+    svg_with(view, m, t_ns, Look::default(), pal, w, h)
+}
+
+/// [`svg`] as the reader looks at it (`look`): what an export writes.
+pub fn svg_with(
+    view: View,
+    m: &Model,
+    t_ns: f64,
+    look: Look,
+    pal: &Palette,
+    w: u32,
+    h: u32,
+) -> String {
     let mut out = String::new();
     {
         let backend = Backend::Svg(SVGBackend::with_string(&mut out, (w, h)));
@@ -225,7 +238,7 @@ pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> S
             end_ns: m.end_ns,
             y_top: f64::NAN,
         };
-        let _ = draw(&area, view, m, t_ns, axes, pal, 1.0);
+        let _ = draw_with(&area, view, m, t_ns, axes, look, pal, 1.0);
         let _ = area.present();
     }
     out
