@@ -54,10 +54,6 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
         let y = y_axis(n.y).clamp(0.0, y_top);
         let ink = ink(&f.pal, n.t_ns > cursor_ns);
         let font = (FontFamily::SansSerif, font_px).into_font().color(&ink);
-        let Ok((tw, th)) = font.font.box_size(&n.label) else {
-            continue;
-        };
-        let (w, h) = (tw as i32 + 2 * pad, th as i32 + 2 * pad);
         let (ax, ay) = chart.backend_coord(&(n.t_ns, y));
         // A span wide enough to see is bracketed; a narrow one is a point
         // at its middle.
@@ -71,30 +67,16 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
             None if n.kind == Kind::RoundTrip => continue,
             None => (ax, 0),
         };
-        let gap = f.px(10.0);
-        // Rows above the point first (the lines run below their peaks),
-        // then below; in each, centred, then to the right, then the left.
-        let rows = [1, 2, 3, 4, -1, -2];
-        let columns = [
-            mid - w / 2,
-            mid + f.px(4.0),
-            mid - w - f.px(4.0),
-            mid + w / 2 + f.px(8.0),
-        ];
-        let spot = |row: i32, x: i32| {
-            let y = if row > 0 {
-                ay - lift - gap - h - (row - 1) * (h + gap / 2)
-            } else {
-                ay + gap + (-row - 1) * (h + gap / 2)
-            };
-            (x, y, x + w, y + h)
-        };
-        let Some(rect) = rows
-            .iter()
-            .flat_map(|&row| columns.iter().map(move |&x| (row, x)))
-            .map(|(row, x)| spot(row, x))
-            .find(|r| inside(*r, plot) && !placed.iter().any(|p| overlaps(*r, *p, f.px(2.0))))
-        else {
+        // The full label, else the short one (a narrow chart).
+        let found = [n.label.as_str(), n.kind.short()]
+            .into_iter()
+            .find_map(|text| {
+                let (tw, th) = font.font.box_size(text).ok()?;
+                let size = (tw as i32 + 2 * pad, th as i32 + 2 * pad);
+                let rect = spot(f, (mid, ay - lift), size, plot, &placed)?;
+                Some((text, rect))
+            });
+        let Some((text, rect)) = found else {
             continue;
         };
         placed.push(rect);
@@ -127,7 +109,7 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
             f.pal.bg.mix(0.75).filled(),
         ))?;
         root.draw(&Text::new(
-            n.label.as_str(),
+            text,
             ((rect.0 + rect.2) / 2, (rect.1 + rect.3) / 2),
             font.pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
@@ -139,6 +121,40 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
 /// thing on the chart; softer still for notes past the cursor.
 fn ink(pal: &Palette, ahead: bool) -> RGBColor {
     mix(pal.fg, pal.bg, if ahead { 0.5 } else { 0.25 })
+}
+
+/// Where a label of `(w, h)` pixels goes for a point at `(x, y)`: the first
+/// spot inside `plot` and clear of the labels `placed`. Rows above the point
+/// first (lines run below their peaks), then below; in each row, centred,
+/// then to the right, then the left, then further right.
+fn spot(
+    f: &Frame,
+    (x, y): (i32, i32),
+    (w, h): (i32, i32),
+    plot: Rect,
+    placed: &[Rect],
+) -> Option<Rect> {
+    let gap = f.px(10.0);
+    let columns = [
+        x - w / 2,
+        x + f.px(4.0),
+        x - w - f.px(4.0),
+        x + w / 2 + f.px(8.0),
+    ];
+    for row in [1, 2, 3, 4, -1, -2] {
+        let top = if row > 0 {
+            y - gap - h - (row - 1) * (h + gap / 2)
+        } else {
+            y + gap + (-row - 1) * (h + gap / 2)
+        };
+        for left in columns {
+            let r = (left, top, left + w, top + h);
+            if inside(r, plot) && !placed.iter().any(|p| overlaps(r, *p, f.px(2.0))) {
+                return Some(r);
+            }
+        }
+    }
+    None
 }
 
 fn inside(r: Rect, plot: Rect) -> bool {

@@ -48,6 +48,23 @@ pub enum Kind {
     RoundTrip,
 }
 
+impl Kind {
+    /// What the note says where its full label does not fit (a phone).
+    pub fn short(self) -> &'static str {
+        match self {
+            Kind::Rto => "RTO",
+            Kind::FastRecovery => "loss",
+            Kind::HyStartExit => "HyStart exit",
+            Kind::SlowStartEnd => "ssthresh reached",
+            Kind::StartupEnd => "startup ends",
+            Kind::IdleRestart => "idle restart",
+            Kind::ReceiveWindowLimited => "rwnd limit",
+            Kind::Doubling => "×2 per RTT",
+            Kind::RoundTrip => "RTT",
+        }
+    }
+}
+
 /// One note on a chart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotation {

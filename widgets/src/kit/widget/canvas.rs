@@ -30,11 +30,18 @@ pub fn canvas(
     };
     let hover = state
         .hover
-        .filter(|&(hk, hs, _)| (hk, hs) == (k, slot))
-        .and_then(|(_, _, t)| {
+        .filter(|&(hk, hs, _, _)| (hk, hs) == (k, slot))
+        .and_then(|(_, _, t, fx)| {
             let m = state.sides.get(k)?.model.as_ref()?;
             let unit = TimeUnit::for_span(state.clock.end_ns);
-            Some(super::pointer::readout(view, m, t, unit))
+            // Beside the pointer, on the side with more room.
+            let pct = (fx * 100.0).clamp(0.0, 100.0);
+            let place = if pct < 55.0 {
+                format!("left: calc({pct:.1}% + 12px)")
+            } else {
+                format!("right: calc({:.1}% + 12px)", 100.0 - pct)
+            };
+            Some((super::pointer::readout(view, m, t, unit), place))
         });
     html! {
         <div class="tw-canvas-box">
@@ -54,8 +61,8 @@ pub fn canvas(
                     { " log scale" }
                 </label>
             }
-            if let Some(text) = hover {
-                <output class="tw-hover" data-readout="hover" aria-live="polite">{ text }</output>
+            if let Some((text, place)) = hover {
+                <output class="tw-hover" data-readout="hover" aria-live="polite" style={place}>{ text }</output>
             }
         </div>
     }

@@ -45,6 +45,8 @@ pub struct Input {
     pub phase: Phase,
     pub x: f64,
     pub y: f64,
+    /// `x` as a fraction of the canvas's width, where the readout goes.
+    pub fx: f64,
     /// The pointer has a button down (or a finger on the glass).
     pub pressed: bool,
 }
@@ -59,9 +61,14 @@ pub enum Outcome {
     Drag(f64),
     /// The drag ended here: keep it (and write the link).
     End(f64),
-    /// The pointer hovers at this time (ns); `None`: it left.
-    Hover(Option<(usize, usize, f64)>),
+    /// The pointer hovers over side `k`'s panel `slot` at this time (ns),
+    /// this fraction of the way across; `None`: it left.
+    Hover(Option<Hover>),
 }
+
+/// Where the pointer hovers: side, panel, the time under it (ns), and how
+/// far across the canvas it is (0 to 1).
+pub type Hover = (usize, usize, f64, f64);
 
 /// A drag under way.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -122,7 +129,7 @@ impl Pointer {
             (Phase::Move, _) => {
                 self.drag = None;
                 match axis.filter(|a| !a.relative) {
-                    Some(a) => Outcome::Hover(Some((i.k, i.slot, a.time_at(along(&a))))),
+                    Some(a) => Outcome::Hover(Some((i.k, i.slot, a.time_at(along(&a)), i.fx))),
                     None => Outcome::Nothing,
                 }
             }
@@ -199,6 +206,7 @@ fn input_of(e: &PointerEvent, k: usize, slot: usize, phase: Phase) -> Option<Inp
         slot,
         phase,
         x: e.offset_x() as f64 * canvas.width() as f64 / cw as f64,
+        fx: e.offset_x() as f64 / cw as f64,
         y: e.offset_y() as f64 * canvas.height() as f64 / ch as f64,
         pressed: e.buttons() & 1 == 1,
     })
@@ -246,6 +254,7 @@ mod tests {
             phase,
             x,
             y: 0.0,
+            fx: 0.5,
             pressed,
         }
     }
@@ -273,7 +282,7 @@ mod tests {
         );
         assert_eq!(
             p.input(at(Phase::Move, 500.0, false), a, 10e6),
-            Outcome::Hover(Some((0, 1, 40e6)))
+            Outcome::Hover(Some((0, 1, 40e6, 0.5)))
         );
     }
 

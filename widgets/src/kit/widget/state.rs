@@ -58,9 +58,9 @@ pub enum Msg {
     /// The cursor dragged to here: shown now, written to the link when the
     /// drag ends (with a [`Msg::Seek`]).
     Drag(f64),
-    /// The pointer hovers over side `k`'s panel `slot` at this time (ns);
-    /// `None`: over none.
-    Hover(Option<(usize, usize, f64)>),
+    /// The pointer hovers over side `k`'s panel `slot` at this time (ns),
+    /// this fraction of the way across; `None`: over none.
+    Hover(Option<(usize, usize, f64, f64)>),
     Speed(f64),
     /// A parameter's value (side A's, and the shared ones).
     Set(usize, f64),
@@ -154,8 +154,9 @@ pub struct State {
     pub tables: [bool; 3],
     pub presenter: bool,
     pub help: bool,
-    /// Where the pointer hovers: side, panel and the time under it (ns).
-    pub hover: Option<(usize, usize, f64)>,
+    /// Where the pointer hovers: side, panel, the time under it (ns) and
+    /// the fraction of the canvas's width it is at.
+    pub hover: Option<(usize, usize, f64, f64)>,
     /// What "Copy link" did, once pressed.
     pub status: Option<LinkStatus>,
     /// The page clock (ms): `browser::now_ms` in the page.
