@@ -36,10 +36,17 @@ pub fn canvas(
             let unit = TimeUnit::for_span(state.clock.end_ns);
             // Beside the pointer, on the side with more room.
             let pct = (fx * 100.0).clamp(0.0, 100.0);
+            // Wrapping inside the canvas where it is narrow (a phone).
             let place = if pct < 55.0 {
-                format!("left: calc({pct:.1}% + 12px)")
+                format!(
+                    "left: calc({pct:.1}% + 12px); max-width: calc({:.1}% - 16px)",
+                    100.0 - pct
+                )
             } else {
-                format!("right: calc({:.1}% + 12px)", 100.0 - pct)
+                format!(
+                    "right: calc({:.1}% + 12px); max-width: calc({pct:.1}% - 16px)",
+                    100.0 - pct
+                )
             };
             Some((super::pointer::readout(view, m, t, unit), place))
         });
