@@ -141,7 +141,7 @@ fn spot(
         x - w - f.px(4.0),
         x + w / 2 + f.px(8.0),
     ];
-    for row in [1, 2, 3, 4, -1, -2] {
+    for row in [1, 2, 3, 4, -1, -2, -3, -4] {
         let top = if row > 0 {
             y - gap - h - (row - 1) * (h + gap / 2)
         } else {
