@@ -241,3 +241,18 @@ fn an_idle_connection_is_noted_where_it_restarts_from_a_small_window() {
         off.notes
     );
 }
+
+#[test]
+fn a_bbr_run_notes_where_it_leaves_startup() {
+    let r = run_file("seed-003-lfn-bbr.toml");
+    let w = WindowSeries::from_run(&r);
+    let drain = r.trace.flow_records(0).find_map(|rec| match rec.event {
+        TraceEvent::CcMode {
+            side: Side::Server,
+            mode: "drain",
+        } => Some(rec.time.0 as f64),
+        _ => None,
+    });
+    let note = w.notes.iter().find(|n| n.kind == Kind::StartupEnd);
+    assert_eq!(note.map(|n| n.t_ns), drain, "{:?}", w.notes);
+}
