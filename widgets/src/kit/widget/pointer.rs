@@ -155,8 +155,44 @@ pub fn readout(view: View, m: &Model, t_ns: f64, unit: crate::units::TimeUnit) -
             };
             format!("{t}: cwnd {} · ssthresh {ssthresh}{out}", p.cwnd)
         }
-        _ => t,
+        View::Tsg => {
+            let tsg = &m.tsg;
+            let sent = tsg.segments[..tsg.segments.partition_point(|s| s.t_ns <= t_ns)]
+                .iter()
+                .map(|s| s.end)
+                .max()
+                .unwrap_or(0);
+            let acked = tsg.acks[..tsg.acks.partition_point(|a| a.t_ns <= t_ns)]
+                .last()
+                .map_or(0, |a| a.ack);
+            format!("{t}: sent to {} · ACKed to {}", kb(sent), kb(acked))
+        }
+        View::Throughput => {
+            let th = &m.throughput;
+            let i = (t_ns / th.interval_ns.max(1) as f64) as usize;
+            match i < th.bytes.len() {
+                true => format!("{t}: {:.1} Mbit/s", th.mbps(i)),
+                false => t,
+            }
+        }
+        View::Rtt => {
+            let rtt = &m.rtt;
+            match rtt.samples[..rtt.samples.partition_point(|p| p.t_ns <= t_ns)].last() {
+                Some(p) => format!(
+                    "{t}: RTT {} · srtt {}",
+                    unit.format(p.sample_ns as f64, 3),
+                    unit.format(p.srtt_ns as f64, 3)
+                ),
+                None => t,
+            }
+        }
+        View::Path | View::Ladder => t,
     }
+}
+
+/// Bytes of sequence space as kB.
+fn kb(bytes: u64) -> String {
+    format!("{:.1} kB", bytes as f64 / 1e3)
 }
 
 /// The canvas's pointer handlers, sending [`Input`]s for side `k`'s panel `slot`.
@@ -284,6 +320,22 @@ mod tests {
             p.input(at(Phase::Move, 500.0, false), a, 10e6),
             Outcome::Hover(Some((0, 1, 40e6, 0.5)))
         );
+    }
+
+    #[test]
+    fn the_readout_says_what_each_chart_shows_under_the_pointer() {
+        let spec = widget_catalogue::widget("slow-start").unwrap();
+        let values: Vec<f64> = spec.params.iter().map(|p| p.default).collect();
+        let run = sim_core::sim::run(&crate::kit::scenario::build(spec, &values)).unwrap();
+        let m = Model::from_run(&run);
+        let unit = crate::units::TimeUnit::for_span(m.end_ns);
+        let t = m.end_ns / 2.0;
+        let cwnd = readout(View::Window, &m, t, unit);
+        assert!(cwnd.contains(&format!("cwnd {}", m.cwnd_at(t))), "{cwnd}");
+        assert!(readout(View::Tsg, &m, t, unit).contains("ACKed to"));
+        assert!(readout(View::Rtt, &m, t, unit).contains("srtt"));
+        assert!(readout(View::Throughput, &m, t, unit).ends_with("Mbit/s"));
+        assert_eq!(readout(View::Path, &m, t, unit), unit.format(t, 3));
     }
 
     #[test]
