@@ -315,7 +315,8 @@ fn cwnd_before(cwnd: &[(f64, u32)], t_ns: f64) -> u32 {
 fn doubling(flights: &[Flight], cwnd: &[(f64, u32)]) -> Option<Annotation> {
     flights
         .windows(2)
-        .filter_map(|p| {
+        .rev()
+        .find_map(|p| {
             let (a, b) = (cwnd_before(cwnd, p[0].t_ns), cwnd_before(cwnd, p[1].t_ns));
             let ratio = b as f64 / a.max(1) as f64;
             (1.75..=2.25).contains(&ratio).then(|| Annotation {
@@ -326,7 +327,6 @@ fn doubling(flights: &[Flight], cwnd: &[(f64, u32)]) -> Option<Annotation> {
                 label: format!("cwnd doubles in one RTT: {a} → {b}"),
             })
         })
-        .last()
 }
 
 #[cfg(test)]
