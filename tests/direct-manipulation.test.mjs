@@ -153,3 +153,15 @@ test("the log-scale switch redraws the cwnd axis and is kept in the link", async
   assert.ok(await w2.locator(".tw-log-toggle input").isChecked());
   await again.close();
 });
+
+test("space on the log-scale switch ticks it and leaves the run paused", async () => {
+  const { page, widget: w, close } = await open();
+  await w.waitInteractive();
+  const box = w.locator(".tw-log-toggle input");
+  await box.focus();
+  await page.keyboard.press(" ");
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.logScale === "1", w.css('canvas[data-view="cwnd"]'));
+  assert.ok(await box.isChecked());
+  assert.match(await w.playButton.innerText(), /Play/, "still paused");
+  await close();
+});

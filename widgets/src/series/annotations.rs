@@ -313,20 +313,17 @@ fn cwnd_before(cwnd: &[(f64, u32)], t_ns: f64) -> u32 {
 /// segment: `tcp_slow_start`). The last such round is the one a linear
 /// axis shows best.
 fn doubling(flights: &[Flight], cwnd: &[(f64, u32)]) -> Option<Annotation> {
-    flights
-        .windows(2)
-        .rev()
-        .find_map(|p| {
-            let (a, b) = (cwnd_before(cwnd, p[0].t_ns), cwnd_before(cwnd, p[1].t_ns));
-            let ratio = b as f64 / a.max(1) as f64;
-            (1.75..=2.25).contains(&ratio).then(|| Annotation {
-                kind: Kind::Doubling,
-                t_ns: p[0].t_ns,
-                end_ns: Some(p[1].t_ns),
-                y: b as f64,
-                label: format!("cwnd doubles in one RTT: {a} → {b}"),
-            })
+    flights.windows(2).rev().find_map(|p| {
+        let (a, b) = (cwnd_before(cwnd, p[0].t_ns), cwnd_before(cwnd, p[1].t_ns));
+        let ratio = b as f64 / a.max(1) as f64;
+        (1.75..=2.25).contains(&ratio).then(|| Annotation {
+            kind: Kind::Doubling,
+            t_ns: p[0].t_ns,
+            end_ns: Some(p[1].t_ns),
+            y: b as f64,
+            label: format!("cwnd doubles in one RTT: {a} → {b}"),
         })
+    })
 }
 
 #[cfg(test)]

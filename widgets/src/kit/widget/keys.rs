@@ -98,10 +98,12 @@ pub fn key_action_on(e: &KeyboardEvent, target: Option<&web_sys::Element>) -> Op
     // Keys stay in the widget: mdBook's ←/→ and `s` must not fire.
     e.stop_propagation();
     let action = self::action(&e.key(), in_field, modifier)?;
-    // A range input's own arrow keys move the slider, not the cursor.
-    let on_range = target.is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));
-    if on_range && matches!(action, Action::Scrub(_)) {
-        return None;
+    // A range input's own arrow keys move the slider, not the cursor; a
+    // checkbox's space ticks it (the cwnd chart's log scale), not Play.
+    let kind = target.and_then(|t| t.get_attribute("type"));
+    match (kind.as_deref(), action) {
+        (Some("range"), Action::Scrub(_)) | (Some("checkbox"), Action::PlayPause) => return None,
+        _ => {}
     }
     e.prevent_default();
     Some(action)
