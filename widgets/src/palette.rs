@@ -45,7 +45,8 @@ impl Default for Palette {
     }
 }
 
-fn mix(a: RGBColor, b: RGBColor, t: f64) -> RGBColor {
+/// `a` moved a fraction `t` of the way to `b`.
+pub fn mix(a: RGBColor, b: RGBColor, t: f64) -> RGBColor {
     let m = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * t).round() as u8;
     RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
 }

@@ -18,6 +18,8 @@ pub struct Initial {
     /// Which controls show before "More settings", one per parameter (see
     /// [`shown_controls`]).
     pub shown: Vec<bool>,
+    /// The cwnd chart's y axis is logarithmic (`cwnd-scale=log`).
+    pub log_cwnd: bool,
     pub notes: Vec<Note>,
 }
 
@@ -95,6 +97,13 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
             Err(e) => notes.push(format!("Ignored views: {}.", e.message).into()),
         }
     }
+    let mut log_cwnd = false;
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "cwnd-scale") {
+        match spec.check("cwnd-scale", v) {
+            Ok(()) => log_cwnd = v == "log",
+            Err(e) => notes.push(format!("Ignored cwnd-scale: {}.", e.message).into()),
+        }
+    }
     let compare = compare_of(spec, pairs, &mut notes);
     for (k, v) in pairs
         .iter()
@@ -124,6 +133,7 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
         compare,
         views,
         shown,
+        log_cwnd,
         notes,
     }
 }

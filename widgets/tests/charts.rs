@@ -43,7 +43,11 @@ fn case_c() -> RunResult {
 const MSS: u64 = 1448;
 
 /// Draws with `f` on a `w`×`h` SVG and returns the SVG.
-fn svg(w: u32, h: u32, f: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
+fn svg<T>(
+    w: u32,
+    h: u32,
+    f: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> T,
+) -> String {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();

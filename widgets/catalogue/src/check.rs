@@ -103,6 +103,15 @@ impl WidgetSpec {
             "vs" => return Ok(()),
             "views" => return Self::parse_views(value).map(|_| ()),
             "controls" => return self.parse_controls(value).map(|_| ()),
+            "cwnd-scale" => {
+                return match crate::CWND_SCALES.contains(&value) {
+                    true => Ok(()),
+                    false => Err(ParamError {
+                        key: key.into(),
+                        message: format!("is one of {}", crate::CWND_SCALES.join(", ")),
+                    }),
+                };
+            }
             _ => {}
         }
         if key == "preset" {
@@ -167,6 +176,8 @@ mod tests {
         assert!(w.check("views", "tsg,rtt").is_ok());
         assert!(w.check("views", "tsg,<b>").is_err());
         assert!(w.check("views", "tsg,rtt,cwnd").is_err());
+        assert!(w.check("cwnd-scale", "log").is_ok());
+        assert!(w.check("cwnd-scale", "log10").is_err());
     }
 
     #[test]

@@ -30,8 +30,12 @@ pub const VIEW_NAMES: &[&str] = &["cwnd", "tsg", "ladder", "throughput", "rtt"];
 /// Parameters every widget accepts besides its own.
 /// `compare=PARAM vs=VALUE` shows two runs side by side that differ only in
 /// PARAM (the widget's value against VALUE); `views=tsg,rtt` picks the charts;
-/// `controls=rtt,initcwnd` the controls shown before "More settings".
-pub const COMMON_KEYS: &[&str] = &["preset", "compare", "vs", "views", "controls"];
+/// `controls=rtt,initcwnd` the controls shown before "More settings";
+/// `cwnd-scale=log` draws the cwnd chart's y axis logarithmic.
+pub const COMMON_KEYS: &[&str] = &["preset", "compare", "vs", "views", "controls", "cwnd-scale"];
+
+/// The values `cwnd-scale=` takes: the cwnd chart's y axis.
+pub const CWND_SCALES: &[&str] = &["linear", "log"];
 
 pub fn widget(name: &str) -> Option<&'static WidgetSpec> {
     WIDGETS.iter().find(|w| w.name == name)

@@ -98,6 +98,7 @@ fn common_key_help(key: &str) -> String {
                 .collect::<Vec<_>>()
                 .join("; ")
         ),
+        "cwnd-scale" => "`log` draws the cwnd chart's y axis logarithmic (slow start is then a straight line); `linear` (the default) does not".into(),
         other => format!("`{other}`"),
     }
 }

@@ -7,6 +7,8 @@
 //! Charts put time on x in nanoseconds (the unit of `cursor_ns`) and let
 //! the label formatter print ms or s; y carries the series' own unit.
 
+use super::log_scale;
+use super::time_axis::TimeAxis;
 use crate::palette::Palette;
 use crate::series::bins::{BINS, Column};
 use plotters::coord::Shift;
@@ -140,6 +142,20 @@ pub fn chart<'a, DB: DrawingBackend>(
     y: YAxis<'_>,
     entries: &[(&str, Key)],
 ) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    chart_scaled(root, f, x_max_ns, y, entries, false)
+}
+
+/// [`chart`], with the y axis logarithmic when `log` is set (see
+/// `draw::log_scale`): the chart's y coordinate is then log₂ of the value,
+/// and `y.max` is still in the value's unit.
+pub fn chart_scaled<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    f: &Frame,
+    x_max_ns: f64,
+    y: YAxis<'_>,
+    entries: &[(&str, Key)],
+    log: bool,
+) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&f.pal.bg)?;
     let x_max = if x_max_ns.is_finite() && x_max_ns > 0.0 {
         x_max_ns
@@ -155,21 +171,32 @@ pub fn chart<'a, DB: DrawingBackend>(
     let x_fmt = |v: &f64| fmt_axis(v / unit, x_max / unit);
     let rows = legend_rows(f, entries);
     let line_h = text_size(f, "Hg").1 + f.px(4.0);
+    let log_ticks = log.then(|| log_scale::ticks(y_max, f.narrow));
     // The y labels' area holds the widest tick label and, beside it, the
     // axis description turned on its side: 5-digit labels ran into it.
-    let widest = [0.0, y_max * 0.5, y_max]
-        .iter()
-        .map(|v| text_size(f, &(y.fmt)(v)).0)
-        .max()
-        .unwrap_or(0);
+    let widest = match &log_ticks {
+        Some(ticks) => ticks.iter().map(|(_, l)| text_size(f, l).0).max(),
+        None => [0.0, y_max * 0.5, y_max]
+            .iter()
+            .map(|v| text_size(f, &(y.fmt)(v)).0)
+            .max(),
+    }
+    .unwrap_or(0);
     let y_area = widest + line_h + f.px(12.0);
+    let y_top = if log { log_scale::top(y_max) } else { y_max };
     let mut chart = ChartBuilder::on(root)
         .margin(f.px(8.0))
         .margin_top(f.px(6.0) + rows.len() as i32 * line_h)
         .margin_right(f.px(14.0))
         .x_label_area_size(f.px(36.0))
         .y_label_area_size(y_area)
-        .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
+        .build_cartesian_2d(0f64..x_max, 0f64..y_top)?;
+    let y_labels = match (&log_ticks, f.narrow) {
+        // The log axis' ticks are drawn below, at its own positions.
+        (Some(_), _) => 0,
+        (None, true) => 4,
+        (None, false) => 6,
+    };
     chart
         .configure_mesh()
         .x_desc(x_desc)
@@ -180,12 +207,65 @@ pub fn chart<'a, DB: DrawingBackend>(
         .label_style(f.font())
         .axis_desc_style(f.font())
         .x_labels(if f.narrow { 4 } else { 8 })
-        .y_labels(if f.narrow { 4 } else { 6 })
+        .y_labels(y_labels)
         .x_label_formatter(&x_fmt)
         .y_label_formatter(y.fmt)
         .draw()?;
+    if let Some(ticks) = log_ticks {
+        draw_y_ticks(root, &mut chart, f, &ticks)?;
+    }
     draw_legend(root, f, entries, &rows, line_h, y_area + f.px(8.0))?;
     Ok(chart)
+}
+
+/// Grid lines, tick marks and labels at `ticks` (y position, label), as the
+/// mesh draws its own.
+fn draw_y_ticks<'a, DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    ticks: &[(f64, String)],
+) -> DrawResult<DB> {
+    let x_max = chart.x_range().end;
+    let font = f.font().pos(Pos::new(HPos::Right, VPos::Center));
+    for (y, label) in ticks {
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, *y), (x_max, *y)],
+            f.line(f.pal.grid, 1.0),
+        )))?;
+        let (x, py) = chart.backend_coord(&(0.0, *y));
+        root.draw(&PathElement::new(
+            vec![(x - f.px(5.0), py), (x, py)],
+            f.line(f.pal.muted, 1.0),
+        ))?;
+        root.draw(&Text::new(label.clone(), (x - f.px(8.0), py), font.clone()))?;
+    }
+    Ok(())
+}
+
+/// Where the chart put time: the plot's left and right edges, in device
+/// pixels, and the times drawn there.
+pub fn time_axis<'a, DB: DrawingBackend + 'a>(chart: &Chart<'a, DB>) -> TimeAxis {
+    let x_max = chart.x_range().end;
+    let (x0, _) = chart.backend_coord(&(0.0, 0.0));
+    let (x1, _) = chart.backend_coord(&(x_max, 0.0));
+    TimeAxis {
+        from_px: x0 as f64,
+        to_px: x1 as f64,
+        from_ns: 0.0,
+        to_ns: x_max,
+        vertical: false,
+        relative: false,
+    }
+}
+
+/// Ends a chart's frame: presents it and says where it put time.
+pub fn finish<'a, DB: DrawingBackend + 'a>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart<'a, DB>,
+) -> Result<TimeAxis, DrawingAreaErrorKind<DB::ErrorType>> {
+    root.present()?;
+    Ok(time_axis(chart))
 }
 
 /// Width and height of `text` in the chart font, in device pixels (0 where

@@ -1,12 +1,15 @@
 //! Drawing, generic over the plotters backend: the browser draws on a canvas,
 //! native tests draw the same pictures as SVG and inspect them.
 
+pub mod annotations;
 pub mod backend;
 pub mod chart_frame;
 pub mod ladder;
+pub mod log_scale;
 pub mod path_view;
 pub mod rtt_chart;
 pub mod throughput_chart;
+pub mod time_axis;
 pub mod tsg_chart;
 pub mod window_chart;
 

@@ -2,7 +2,7 @@
 //! column's range when many fall in it) and srtt (a thick step line), with
 //! the time cursor.
 
-use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis, shared_or};
+use super::chart_frame::{self as frame, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
 use crate::series::rtt::RttSeries;
 use plotters::coord::Shift;
@@ -27,7 +27,7 @@ pub fn draw<DB: DrawingBackend>(
     y_top: f64,
     pal: &Palette,
     scale: f64,
-) -> DrawResult<DB> {
+) -> super::Drawn<DB, super::time_axis::TimeAxis> {
     let f = Frame::new(root, pal, scale);
     let y_max = shared_or(y_top, || self::y_top(data));
     let fmt = |v: &f64| frame::fmt_axis(v / 1e6, y_max / 1e6);
@@ -78,5 +78,5 @@ pub fn draw<DB: DrawingBackend>(
     frame::draw_paths(&mut chart, srtt_future, f.faint(SRTT_W))?;
     frame::draw_paths(&mut chart, srtt_past, srtt_style)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
-    root.present()
+    frame::finish(root, &chart)
 }

@@ -3,7 +3,7 @@
 //! by the cursor are filled in colour, later ones faintly. About 50 bars:
 //! the cost never depends on the run.
 
-use super::chart_frame::{self as frame, DrawResult, Frame, Key, YAxis, shared_or};
+use super::chart_frame::{self as frame, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
 use crate::series::throughput::ThroughputSeries;
 use plotters::coord::Shift;
@@ -37,7 +37,7 @@ pub fn draw<DB: DrawingBackend>(
     y_top: f64,
     pal: &Palette,
     scale: f64,
-) -> DrawResult<DB> {
+) -> super::Drawn<DB, super::time_axis::TimeAxis> {
     let f = Frame::new(root, pal, scale);
     let show_link = shows_link(data);
     let y_max = shared_or(y_top, || self::y_top(data));
@@ -93,5 +93,5 @@ pub fn draw<DB: DrawingBackend>(
         )?;
     }
     frame::cursor(&mut chart, &f, cursor_ns)?;
-    root.present()
+    frame::finish(root, &chart)
 }

@@ -46,7 +46,7 @@ pub fn draw<DB: DrawingBackend>(
     y_top: f64,
     pal: &Palette,
     scale: f64,
-) -> DrawResult<DB> {
+) -> super::Drawn<DB, super::time_axis::TimeAxis> {
     let f = Frame::new(root, pal, scale);
     let y_max = shared_or(y_top, || self::y_top(data));
     let (unit, div) = seq_unit(y_max);
@@ -76,7 +76,8 @@ pub fn draw<DB: DrawingBackend>(
         draw_part(&mut chart, &f, data, &styles, &span, past)?;
     }
     frame::cursor(&mut chart, &f, cursor_ns)?;
-    root.present()
+    super::annotations::draw(root, &chart, &f, &data.notes, &|v| v, cursor_ns)?;
+    frame::finish(root, &chart)
 }
 
 /// Where a frame draws: the width of a column, the cursor (as given and

@@ -4,7 +4,11 @@
 //! Styles: cwnd thick solid, ssthresh dashed, outstanding thin solid; each
 //! in its own Okabe–Ito colour, so the lines differ without colour too.
 
+use super::Drawn;
+use super::annotations;
 use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis, shared_or};
+use super::log_scale;
+use super::time_axis::TimeAxis;
 use crate::palette::{Palette, series};
 use crate::series::window::WindowSeries;
 use plotters::coord::Shift;
@@ -31,6 +35,22 @@ pub fn draw<DB: DrawingBackend>(
     pal: &Palette,
     scale: f64,
 ) -> DrawResult<DB> {
+    draw_scaled(root, data, cursor_ns, end_ns, y_top, pal, scale, false).map(|_| ())
+}
+
+/// [`draw`] on a linear or a log₂ y axis (`log`), with the run's notes;
+/// returns where it put time.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_scaled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &WindowSeries,
+    cursor_ns: f64,
+    end_ns: f64,
+    y_top: f64,
+    pal: &Palette,
+    scale: f64,
+    log: bool,
+) -> Drawn<DB, TimeAxis> {
     let f = Frame::new(root, pal, scale);
     let y_max = shared_or(y_top, || self::y_top(data));
     let fmt = |v: &f64| frame::fmt_axis(*v, y_max);
@@ -44,17 +64,23 @@ pub fn draw<DB: DrawingBackend>(
         ("ssthresh", Key::Dashed(f.line(series(5), SSTHRESH_W))),
         (outstanding, Key::Line(f.line(series(2), OUTSTANDING_W))),
     ];
-    let mut chart = frame::chart(
+    let mut chart = frame::chart_scaled(
         root,
         &f,
         frame::x_max(end_ns, data.end_ns),
         YAxis {
-            desc: "window (segments)",
+            desc: if log {
+                "window (segments, log scale)"
+            } else {
+                "window (segments)"
+            },
             max: y_max,
             fmt: &fmt,
         },
         &entries,
+        log,
     )?;
+    let y_axis = |v: f64| if log { log_scale::axis(v) } else { v };
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
     // Outstanding last: in slow start it runs along cwnd, thin on the thick line.
@@ -72,14 +98,26 @@ pub fn draw<DB: DrawingBackend>(
         let x_cursor = cursor_ns.clamp(0.0, x_end);
         let past = frame::step_paths(&before, 0.0, f64::NAN, x_cursor, y_max);
         let future = frame::step_paths(&after, x_cursor, held, x_end, y_max);
-        draw_lines(&mut chart, &f, future, f.faint(w), dashed)?;
-        past_lines.push((past, f.line(colour, w), dashed));
+        draw_lines(&mut chart, &f, on_axis(future, log), f.faint(w), dashed)?;
+        past_lines.push((on_axis(past, log), f.line(colour, w), dashed));
     }
     for (past, style, dashed) in past_lines {
         draw_lines(&mut chart, &f, past, style, dashed)?;
     }
     frame::cursor(&mut chart, &f, cursor_ns)?;
-    root.present()
+    annotations::draw(root, &chart, &f, &data.notes, &y_axis, cursor_ns)?;
+    frame::finish(root, &chart)
+}
+
+/// Paths in segments moved onto the chart's y axis (log₂ of the value on a
+/// log axis).
+fn on_axis(mut paths: Vec<Vec<(f64, f64)>>, log: bool) -> Vec<Vec<(f64, f64)>> {
+    if log {
+        for p in paths.iter_mut().flatten() {
+            p.1 = log_scale::axis(p.1);
+        }
+    }
+    paths
 }
 
 fn draw_lines<'a, DB: DrawingBackend + 'a>(

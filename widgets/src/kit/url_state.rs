@@ -74,6 +74,8 @@ pub struct Saved<'a> {
     pub compare: Option<(usize, f64)>,
     /// The chart panels' views, written when not the widget's defaults.
     pub views: Option<[&'a str; 2]>,
+    /// The cwnd chart's y axis is logarithmic (written only then).
+    pub log_cwnd: bool,
     pub t_ns: f64,
 }
 
@@ -122,6 +124,9 @@ pub fn write(query: &str, id: &str, spec: &WidgetSpec, state: &Saved) -> String 
     }
     if let Some([a, b]) = state.views {
         parts.push(format!("{}views={a}%2C{b}", encode(&prefix)));
+    }
+    if state.log_cwnd {
+        parts.push(format!("{}cwnd-scale=log", encode(&prefix)));
     }
     if t_ns > 0.0 {
         parts.push(format!(
@@ -244,14 +249,19 @@ mod tests {
                 values: &values,
                 compare: Some((0, 2.0)),
                 views: Some(["tsg", "throughput"]),
+                log_cwnd: true,
                 ..Saved::default()
             },
         );
-        assert_eq!(q, "?lf.compare=cc&lf.vs=bbr&lf.views=tsg%2Cthroughput");
+        assert_eq!(
+            q,
+            "?lf.compare=cc&lf.vs=bbr&lf.views=tsg%2Cthroughput&lf.cwnd-scale=log"
+        );
         let back = read(&q, "lf", s);
         let init = crate::params::initial(s, &back.pairs);
         assert_eq!(init.compare, Some((0, 2.0)));
         assert_eq!(init.views, vec!["tsg", "throughput"]);
+        assert!(init.log_cwnd);
         assert!(init.notes.is_empty(), "{:?}", init.notes);
         // A hostile comparison is dropped with a note, never half applied.
         let back = read("?lf.compare=cc&lf.vs=%3Cimg%3E", "lf", s);

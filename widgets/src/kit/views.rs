@@ -4,6 +4,7 @@
 use super::detail::Stretch;
 use super::model::Model;
 use crate::draw::backend::Backend;
+use crate::draw::time_axis::TimeAxis;
 use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
 use crate::palette::Palette;
 use crate::series::table::Table;
@@ -154,12 +155,21 @@ pub fn draw<DB: DrawingBackend>(
     pal: &Palette,
     scale: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    draw_with(area, view, m, None, t_ns, axes, pal, scale)
+    draw_with(area, view, m, None, t_ns, axes, Look::default(), pal, scale).map(|_| ())
 }
 
-/// [`draw`], the path view and the ladder read from `stretch` (the packets
-/// replayed around the cursor where `m` stored none, see `kit::detail`)
-/// when it covers `t_ns`.
+/// How the reader chose to look at the charts, beyond the axes: shared by
+/// every side, kept in the link.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// The cwnd chart's y axis is log₂ (`cwnd-scale=log`).
+    pub log_cwnd: bool,
+}
+
+/// [`draw`] as the reader chose to look (`look`); returns where the view
+/// put time on the canvas, for the pointer. The path view and the ladder
+/// read from `stretch` (the packets replayed around the cursor where `m`
+/// stored none, see `kit::detail`) when it covers `t_ns`.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_with<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -168,22 +178,43 @@ pub fn draw_with<DB: DrawingBackend>(
     stretch: Option<&Stretch>,
     t_ns: f64,
     axes: Axes,
+    look: Look,
     pal: &Palette,
     scale: f64,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<TimeAxis, DrawingAreaErrorKind<DB::ErrorType>> {
     let end = axes.end_ns.max(m.end_ns);
     let top = axes.y_top;
     let stretch = stretch.filter(|s| s.covers(t_ns));
     match view {
         View::Path => {
             let path = stretch.map_or(&m.path, |s| &s.path);
-            path_view::draw(area, path, t_ns, pal, scale).map(|_| ())
+            path_view::draw(area, path, t_ns, pal, scale)?;
+            let (w, h) = area.dim_in_pixel();
+            let (x0, x1) = path_view::lane_px(w as f64, h as f64, scale);
+            Ok(TimeAxis {
+                from_px: x0,
+                to_px: x1,
+                from_ns: 0.0,
+                to_ns: m.path.downlink.delay_ns as f64,
+                vertical: false,
+                relative: true,
+            })
         }
         View::Ladder => {
             let ladder = stretch.map_or(&m.ladder, |s| &s.ladder);
-            ladder::draw(area, ladder, t_ns, pal, scale).map(|_| ())
+            let drawn = ladder::draw(area, ladder, t_ns, pal, scale)?;
+            Ok(TimeAxis {
+                from_px: drawn.rows_px.0,
+                to_px: drawn.rows_px.1,
+                from_ns: drawn.window_ns.0,
+                to_ns: drawn.window_ns.1,
+                vertical: true,
+                relative: false,
+            })
         }
-        View::Window => window_chart::draw(area, &m.window, t_ns, end, top, pal, scale),
+        View::Window => {
+            window_chart::draw_scaled(area, &m.window, t_ns, end, top, pal, scale, look.log_cwnd)
+        }
         View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, end, top, pal, scale),
         View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, top, pal, scale),
         View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, end, top, pal, scale),
@@ -193,6 +224,19 @@ pub fn draw_with<DB: DrawingBackend>(
 /// The view as an SVG document, `w`×`h` pixels. Drawn through [`Backend`],
 /// as the page's canvases are, so the wasm holds one copy of the drawing.
 pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> String {
+    svg_with(view, m, t_ns, Look::default(), pal, w, h)
+}
+
+/// [`svg`] as the reader looks at it (`look`): what an export writes.
+pub fn svg_with(
+    view: View,
+    m: &Model,
+    t_ns: f64,
+    look: Look,
+    pal: &Palette,
+    w: u32,
+    h: u32,
+) -> String {
     let mut out = String::new();
     {
         let backend = Backend::Svg(SVGBackend::with_string(&mut out, (w, h)));
@@ -201,7 +245,7 @@ pub fn svg(view: View, m: &Model, t_ns: f64, pal: &Palette, w: u32, h: u32) -> S
             end_ns: m.end_ns,
             y_top: f64::NAN,
         };
-        let _ = draw(&area, view, m, t_ns, axes, pal, 1.0);
+        let _ = draw_with(&area, view, m, None, t_ns, axes, look, pal, 1.0);
         let _ = area.present();
     }
     out

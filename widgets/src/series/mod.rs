@@ -5,6 +5,7 @@
 //! `sim_core::sim::RunResult` into the data of one view (and its data table),
 //! so the views can never disagree with each other or with the trace.
 
+pub mod annotations;
 pub mod bins;
 pub mod ladder;
 pub mod path;

@@ -77,6 +77,8 @@ pub struct TsgSeries {
     pub max_seq: u64,
     /// Where the packet records end and the samples take over (ns).
     pub sampled_from_ns: Option<f64>,
+    /// The first round trips, bracketed (see `series::annotations`).
+    pub notes: Vec<super::annotations::Annotation>,
     pub(crate) data: Binned,
     pub(crate) retransmits: Binned,
     pub(crate) drops: Binned,
@@ -184,6 +186,7 @@ impl TsgSeries {
             end_ns,
             max_seq,
             sampled_from_ns: records_end.map(|t| t as f64),
+            notes: super::annotations::tsg_notes(run),
             data,
             retransmits,
             drops,

@@ -51,6 +51,8 @@ pub struct WindowSeries {
     /// data comes from the samples after that (cwnd and ssthresh are not
     /// packet records and go on as they are).
     pub outstanding_until_ns: Option<f64>,
+    /// What the chart says in place (see `series::annotations`).
+    pub notes: Vec<super::annotations::Annotation>,
     pub(crate) cwnd: Binned,
     pub(crate) ssthresh: Binned,
     pub(crate) outstanding: Binned,
@@ -79,6 +81,7 @@ impl WindowSeries {
             ssthresh: binned(&|p| p.ssthresh.map_or(f64::NAN, |s| s as f64)),
             outstanding: binned(&|p| seg(p.outstanding_bytes)),
             outstanding_until_ns: records_end.map(|t| t as f64),
+            notes: super::annotations::cwnd_notes(run),
             points,
             mss,
             end_ns,

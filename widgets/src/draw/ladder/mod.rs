@@ -70,6 +70,9 @@ pub struct LadderDrawn {
     pub countdowns: usize,
     /// The time span shown, top to bottom.
     pub window_ns: (f64, f64),
+    /// Where that span is drawn: the rows (device pixels) of its top and
+    /// bottom, which the pointer reads to seek.
+    pub rows_px: (f64, f64),
 }
 
 /// The time span drawn with the cursor at `cursor_ns` (see the module docs).
@@ -145,6 +148,7 @@ pub fn draw<DB: DrawingBackend>(
         drops,
         countdowns,
         window_ns: (p.l.t0, p.l.t1),
+        rows_px: (p.l.top, p.l.bottom),
     })
 }
 

@@ -74,6 +74,14 @@ pub fn draw<DB: DrawingBackend>(
     Ok(on)
 }
 
+/// Where the lanes run on a `w`×`h` canvas at `scale` (device pixels, left
+/// and right end): a packet crosses them in the one-way delay, which is
+/// what dragging the picture means (`kit::widget::pointer`).
+pub fn lane_px(w: f64, h: f64, scale: f64) -> (f64, f64) {
+    let g = Geometry::new(w, h, scale.max(0.1));
+    (g.x0, g.x1)
+}
+
 /// What every part of the picture draws with: the canvas, where things go,
 /// the colours, and the run at the instant drawn.
 ///

@@ -104,7 +104,8 @@ fn picture(
                 c.client_height().max(120) as u32,
             )
         });
-        let svg = views::svg(view, m, state.clock.t_ns, &theme::palette(&root), w, h);
+        let pal = theme::palette(&root);
+        let svg = views::svg_with(view, m, state.clock.t_ns, state.look, &pal, w, h);
         browser::download_text(&name, "image/svg+xml", &svg);
     }
 }

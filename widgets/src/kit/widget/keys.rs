@@ -33,6 +33,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("a", "step to the next ACK"),
     ("r", "restart from time zero"),
     ("← / →", "move the time cursor back / forward"),
+    (
+        "drag",
+        "on a chart or the ladder: move the time cursor there; on the path: move time by the delay dragged (mouse, pen or touch)",
+    ),
     ("1–9", "choose a preset"),
     ("f", "presenter mode (full screen, large type)"),
     ("?", "this help"),
@@ -99,10 +103,12 @@ pub fn key_action_on(e: &KeyboardEvent, target: Option<&web_sys::Element>) -> Op
         return None;
     }
     let action = self::action(&e.key(), in_field, modifier)?;
-    // A range input's own arrow keys move the slider, not the cursor.
-    let on_range = target.is_some_and(|t| t.get_attribute("type").as_deref() == Some("range"));
-    if on_range && matches!(action, Action::Scrub(_)) {
-        return None;
+    // A range input's own arrow keys move the slider, not the cursor; a
+    // checkbox's space ticks it (the cwnd chart's log scale), not Play.
+    let kind = target.and_then(|t| t.get_attribute("type"));
+    match (kind.as_deref(), action) {
+        (Some("range"), Action::Scrub(_)) | (Some("checkbox"), Action::PlayPause) => return None,
+        _ => {}
     }
     e.prevent_default();
     Some(action)

@@ -21,9 +21,11 @@
 //! "Details"), `export` the downloads and the link, `keys` the shortcuts. The component owns what only a page has: the canvases,
 //! the animation frames and the theme watch.
 
+mod canvas;
 mod export;
 pub mod keys;
 mod menus;
+mod pointer;
 pub mod state;
 #[cfg(test)]
 mod state_tests;
@@ -34,6 +36,7 @@ use super::browser::{self, ThemeWatch};
 use super::url_state;
 use super::views;
 use crate::draw::backend::Backend;
+use crate::draw::time_axis::TimeAxis;
 use crate::params::Initial;
 use crate::theme;
 use export::{Download, LinkStatus};
@@ -72,6 +75,8 @@ pub enum Msg {
     Download(Download),
     /// The page's theme changed: draw again in its colours.
     Redraw,
+    /// The pointer on a canvas (see `pointer`).
+    Pointer(pointer::Input),
 }
 
 impl From<state::Msg> for Msg {
@@ -111,6 +116,9 @@ pub struct Widget {
     link_field: NodeRef,
     /// Select that field's text once it is on the page.
     select_link: bool,
+    /// Where each canvas's view put time when last drawn, for the pointer.
+    time_axes: Vec<[Option<TimeAxis>; 3]>,
+    pointer: pointer::Pointer,
 }
 
 impl Component for Widget {
@@ -136,6 +144,8 @@ impl Component for Widget {
             root: NodeRef::default(),
             link_field: NodeRef::default(),
             select_link: false,
+            time_axes: Vec::new(),
+            pointer: pointer::Pointer::default(),
         };
         w.apply(ctx, effects);
         w
@@ -179,6 +189,7 @@ impl Component for Widget {
                 self.draw(true);
                 false
             }
+            Msg::Pointer(input) => self.pointer_input(ctx, input),
         }
     }
 
@@ -239,6 +250,31 @@ impl Widget {
         effects.render
     }
 
+    /// Turns a pointer input into the state's messages (see `pointer`).
+    fn pointer_input(&mut self, ctx: &Context<Self>, input: pointer::Input) -> bool {
+        let axis = self.time_axes.get(input.k).and_then(|a| a[input.slot]);
+        let outcome = self.pointer.input(input, axis, self.state.clock.t_ns);
+        let msgs = match outcome {
+            pointer::Outcome::Nothing => vec![],
+            pointer::Outcome::Start(t) => {
+                let mut m = vec![state::Msg::Hover(None), state::Msg::Drag(t)];
+                if self.state.clock.playing {
+                    m.insert(0, state::Msg::PlayPause);
+                }
+                m
+            }
+            pointer::Outcome::Drag(t) => vec![state::Msg::Drag(t)],
+            pointer::Outcome::End(t) => vec![state::Msg::Seek(t)],
+            pointer::Outcome::Hover(h) => vec![state::Msg::Hover(h)],
+        };
+        let mut render = false;
+        for m in msgs {
+            let effects = self.state.update(ctx.props().spec, m);
+            render |= self.apply(ctx, effects);
+        }
+        render
+    }
+
     /// Writes the state into the page URL, unless the host owns it, or the
     /// widget is off the page (a wiki swapped its page out: the address is
     /// the next page's by now).
@@ -278,16 +314,25 @@ impl Widget {
                 .map(|m| views::y_top(view, m))
                 .fold(f64::NAN, f64::max),
         });
-        for (side, canvases) in self.state.sides.iter().zip(&self.canvases) {
+        let look = self.state.look;
+        self.time_axes.resize(self.canvases.len(), [None; 3]);
+        for ((side, canvases), time_axes) in
+            (self.state.sides.iter().zip(&self.canvases)).zip(&mut self.time_axes)
+        {
             let Some(model) = &side.model else { continue };
             let stretch = side.detail.at(t).map(|s| &**s);
-            for ((view, axes), canvas) in shown.iter().zip(axes).zip(canvases) {
+            for (((view, axes), canvas), time_axis) in
+                shown.iter().zip(axes).zip(canvases).zip(time_axes)
+            {
                 if let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
                     && let Some(backend) = sized_backend(&canvas, ratio)
                 {
                     let area = backend.into_drawing_area();
-                    let _ =
-                        views::draw_with(&area, *view, model, stretch, t, axes, &palette, scale);
+                    *time_axis = views::draw_with(
+                        &area, *view, model, stretch, t, axes, look, &palette, scale,
+                    )
+                    .ok();
+                    pointer::publish(&canvas, time_axis.as_ref(), ratio);
                 }
             }
             if let Some(canvas) = canvases[0].cast::<HtmlCanvasElement>() {
@@ -314,6 +359,7 @@ struct DrawnKey {
     /// Each side's replayed stretch at the cursor (see `kit::detail`).
     stretches: Vec<Option<*const crate::kit::detail::Stretch>>,
     views: [views::View; 3],
+    look: views::Look,
     t_ns: f64,
     end_ns: f64,
     scale: f64,
@@ -336,6 +382,7 @@ impl DrawnKey {
                 .map(|s| s.detail.at(state.clock.t_ns).map(std::rc::Rc::as_ptr))
                 .collect(),
             views: state.shown_views(),
+            look: state.look,
             t_ns: state.clock.t_ns,
             end_ns: state.end_ns(),
             scale: theme::device_pixel_ratio() * state.presenter_scale(),

@@ -56,6 +56,12 @@ pub enum Msg {
     Step(Step),
     Restart,
     Seek(f64),
+    /// The cursor dragged to here: shown now, written to the link when the
+    /// drag ends (with a [`Msg::Seek`]).
+    Drag(f64),
+    /// The pointer hovers over side `k`'s panel `slot` at this time (ns),
+    /// this fraction of the way across; `None`: over none.
+    Hover(Option<(usize, usize, f64, f64)>),
     Speed(f64),
     /// A parameter's value (side A's, and the shared ones).
     Set(usize, f64),
@@ -64,6 +70,8 @@ pub enum Msg {
     Note(Note),
     Preset(String),
     Slot(usize, View),
+    /// The cwnd chart's y axis: logarithmic (true) or linear.
+    LogCwnd(bool),
     ToggleTable(usize),
     Presenter,
     Help(bool),
@@ -140,12 +148,18 @@ pub struct State {
     pub interactive: bool,
     /// The two chart panels' views.
     pub slots: [View; 2],
+    /// How the charts are drawn beyond their data (the cwnd chart's axis);
+    /// both sides alike.
+    pub look: views::Look,
     /// Which panels show their data table (rendered only when open).
     pub tables: [bool; 3],
     /// Which controls show before "More settings", one per parameter.
     pub shown: Vec<bool>,
     pub presenter: bool,
     pub help: bool,
+    /// Where the pointer hovers: side, panel, the time under it (ns) and
+    /// the fraction of the canvas's width it is at.
+    pub hover: Option<(usize, usize, f64, f64)>,
     /// What "Copy link" did, once pressed.
     pub status: Option<LinkStatus>,
     /// The page clock (ms): `browser::now_ms` in the page.
@@ -169,10 +183,14 @@ impl State {
             pending_seek: start_ns,
             interactive: false,
             slots: views::slots(&initial.views),
+            look: views::Look {
+                log_cwnd: initial.log_cwnd,
+            },
             tables: [false; 3],
             shown: initial.shown.clone(),
             presenter: false,
             help: false,
+            hover: None,
             status: None,
             now_ms,
         }
@@ -214,6 +232,19 @@ impl State {
                 self.clock.seek(t);
                 Effects::SAVE
             }
+            Msg::Drag(t) => {
+                self.clock.seek(t);
+                Effects::RENDER
+            }
+            Msg::Hover(h) => {
+                let changed = self.hover != h;
+                self.hover = h;
+                if changed {
+                    Effects::RENDER
+                } else {
+                    Effects::NONE
+                }
+            }
             Msg::Speed(s) => {
                 self.clock.set_speed(s);
                 self.speed_chosen = true;
@@ -227,6 +258,10 @@ impl State {
                 if let Some(s) = self.slots.get_mut(i) {
                     *s = v;
                 }
+                Effects::SAVE
+            }
+            Msg::LogCwnd(on) => {
+                self.look.log_cwnd = on;
                 Effects::SAVE
             }
             Msg::ToggleTable(i) => {
@@ -558,6 +593,7 @@ impl State {
             values: &self.values,
             compare: self.compare,
             views: (self.slots != DEFAULT_SLOTS).then(|| self.slots.map(View::name)),
+            log_cwnd: self.look.log_cwnd,
             t_ns: self.clock.t_ns,
         }
     }

@@ -381,3 +381,34 @@ fn past_the_stored_packets_a_seek_replays_the_stretch_in_slices() {
     assert!(!s.wants_replay());
     assert_eq!(s.update(spec, Msg::Slice), Effects::NONE);
 }
+
+#[test]
+fn the_log_scale_switch_is_kept_in_the_link_and_read_back_from_it() {
+    let spec = slow_start();
+    let mut s = ready(spec, &[]);
+    assert!(!s.look.log_cwnd);
+    assert_eq!(s.update(spec, Msg::LogCwnd(true)), Effects::SAVE);
+    assert!(s.saved().log_cwnd);
+    let s = ready(spec, &[("cwnd-scale", "log")]);
+    assert!(s.look.log_cwnd);
+    let s = ready(spec, &[("cwnd-scale", "<b>")]);
+    assert!(!s.look.log_cwnd);
+    assert_eq!(s.notes.len(), 1, "{:?}", s.notes);
+}
+
+#[test]
+fn a_drag_moves_the_cursor_at_once_and_the_link_when_it_ends() {
+    let spec = slow_start();
+    let mut s = ready(spec, &[]);
+    let end = s.clock.end_ns;
+    assert_eq!(s.update(spec, Msg::Drag(end / 2.0)), Effects::RENDER);
+    assert_eq!(s.clock.t_ns, end / 2.0);
+    // Past the end of the run: held at the end.
+    let _ = s.update(spec, Msg::Drag(end * 2.0));
+    assert_eq!(s.clock.t_ns, end);
+    assert_eq!(s.update(spec, Msg::Seek(end / 4.0)), Effects::SAVE);
+    // Hovering shows a readout, and only a change re-renders.
+    let h = Some((0, 1, end / 3.0, 0.5));
+    assert_eq!(s.update(spec, Msg::Hover(h)), Effects::RENDER);
+    assert_eq!(s.update(spec, Msg::Hover(h)), Effects::NONE);
+}

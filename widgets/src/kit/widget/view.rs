@@ -387,9 +387,7 @@ fn view_panel(ui: &Ui, k: usize, slot: usize, view: View) -> Html {
     let legend = (view == View::Path).then(flight_legend);
     html! {
         <figure class={classes!("tw-view", format!("tw-view-{}", view.name()))} aria-label={view.title()}>
-            <canvas class="tw-canvas" ref={ui.canvases[k][slot].clone()} role="img"
-                aria-label={view.description()} data-view={view.name()}
-                style={format!("height: {}px", view.height())}></canvas>
+            { super::canvas::canvas(ui.link, ui.canvases[k][slot].clone(), ui.state, k, slot, view) }
             // Its downloads and data table are in "Data & export" (`menus`).
             if let Some(legend) = legend {
                 <figcaption class="tw-view-tools">{ legend }</figcaption>
