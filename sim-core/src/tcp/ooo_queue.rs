@@ -9,13 +9,14 @@
 //! ```
 //!
 //! Data above `rcv_nxt` is kept as merged ranges, each with the truesize its
-//! segments were charged (`sk_rmem_alloc` counts held data too). Each ACK sent
+//! segments were charged (`sk_rmem_alloc` counts held data too), in a sorted
+//! `Vec`: there are as many as there are holes, a handful, and a `BTreeMap`
+//! of its own type cost the widget bundle kilobytes. Each ACK sent
 //! while any is held carries up to three SACK blocks, the one that changed
 //! most recently first (RFC 2018 §4), so a sender learns about every new
 //! arrival even when older blocks no longer fit.
 
 use crate::segment::{MAX_SACK_BLOCKS, SackBlocks};
-use std::collections::BTreeMap;
 
 /// `TCP_NUM_SACKS`: blocks the receiver keeps track of.
 const TCP_NUM_SACKS: usize = 4;
@@ -33,10 +34,18 @@ pub enum Queued {
     Inserted,
 }
 
+/// One range held: `[start, end)`, and the truesize its segments were charged.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    start: u64,
+    end: u64,
+    truesize: u64,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct OooQueue {
-    /// Disjoint, non-adjacent ranges: start → (end, truesize charged).
-    ranges: BTreeMap<u64, (u64, u64)>,
+    /// Disjoint, non-adjacent ranges, by start.
+    ranges: Vec<Held>,
     /// Starts of the ranges in the order they last changed, newest first
     /// (`tp->selective_acks`). Like Linux it remembers only `TCP_NUM_SACKS`
     /// (4): an older block drops out of the SACK option until it changes.
@@ -51,8 +60,8 @@ impl OooQueue {
     /// Holds `[seq, end)`, charged `truesize`, merging it with any range it
     /// touches; the merged range becomes the newest SACK block.
     pub fn insert(&mut self, seq: u64, end: u64, truesize: u64) -> Queued {
-        if let Some((_, &(e, _))) = self.ranges.range(..=seq).next_back()
-            && e >= end
+        if let Some(i) = self.last_starting_by(seq)
+            && self.ranges[i].end >= end
         {
             return Queued::Duplicate;
         }
@@ -63,19 +72,31 @@ impl OooQueue {
         // Absorb every range that overlaps or abuts [seq, end), highest
         // first: each is removed as it is taken, so the next is again the
         // highest left.
-        while let Some((&s, &(e, t))) = self.ranges.range(..=end).next_back()
-            && e >= seq
+        while let Some(i) = self.last_starting_by(end)
+            && self.ranges[i].end >= seq
         {
+            let Held {
+                start: s,
+                end: e,
+                truesize: t,
+            } = self.ranges.remove(i);
             if e == seq && s < seq {
                 how = Queued::Coalesced;
             }
-            self.ranges.remove(&s);
             self.recent.retain(|&r| r != s);
             start = start.min(s);
             stop = stop.max(e);
             charged += t;
         }
-        self.ranges.insert(start, (stop, charged));
+        let at = self.ranges.partition_point(|r| r.start < start);
+        self.ranges.insert(
+            at,
+            Held {
+                start,
+                end: stop,
+                truesize: charged,
+            },
+        );
         self.recent.insert(0, start);
         self.recent.truncate(TCP_NUM_SACKS);
         how
@@ -96,16 +117,31 @@ impl OooQueue {
     fn take_held(&mut self, rcv_nxt: u64) -> (u64, u64) {
         let mut next = rcv_nxt;
         let mut truesize = 0;
-        while let Some((&s, &(e, t))) = self.ranges.first_key_value() {
-            if s > next {
+        let mut taken = 0;
+        for r in &self.ranges {
+            if r.start > next {
                 break;
             }
-            next = next.max(e);
-            truesize += t;
-            self.ranges.remove(&s);
-            self.recent.retain(|&r| r != s);
+            next = next.max(r.end);
+            truesize += r.truesize;
+            self.recent.retain(|&s| s != r.start);
+            taken += 1;
         }
+        self.ranges.drain(..taken);
         (next, truesize)
+    }
+
+    /// The last range starting at or before `seq`.
+    fn last_starting_by(&self, seq: u64) -> Option<usize> {
+        self.ranges
+            .partition_point(|r| r.start <= seq)
+            .checked_sub(1)
+    }
+
+    /// The end of the range starting at `start`.
+    fn end_of(&self, start: u64) -> u64 {
+        let i = self.ranges.partition_point(|r| r.start < start);
+        self.ranges[i].end
     }
 
     /// Whether an ACK sent now carries SACK blocks.
@@ -122,7 +158,7 @@ impl OooQueue {
         let mut blocks = [(0, 0); MAX_SACK_BLOCKS];
         let mut n = 0;
         for s in self.recent.iter().take(MAX_SACK_BLOCKS) {
-            blocks[n] = (*s, self.ranges[s].0);
+            blocks[n] = (*s, self.end_of(*s));
             n += 1;
         }
         SackBlocks::new(&blocks[..n])
@@ -130,7 +166,7 @@ impl OooQueue {
 
     /// Bytes held out of order.
     pub fn bytes(&self) -> u64 {
-        self.ranges.iter().map(|(s, (e, _))| e - s).sum()
+        self.ranges.iter().map(|r| r.end - r.start).sum()
     }
 }
 

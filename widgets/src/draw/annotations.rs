@@ -46,7 +46,7 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
     let pad = f.px(3.0);
     // The most telling notes choose their spots first.
     let mut order: Vec<&Annotation> = notes.iter().collect();
-    order.sort_by_key(|n| n.kind);
+    crate::series::annotations::insertion_sort(&mut order, |a, b| a.kind < b.kind);
     for n in order {
         if !(n.t_ns.is_finite() && n.t_ns <= x_max) {
             continue;

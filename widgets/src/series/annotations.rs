@@ -95,9 +95,11 @@ pub fn cwnd_notes(run: &RunResult) -> Vec<Annotation> {
     if let Some(n) = doubling(&w.flights, &w.cwnd) {
         found(n);
     }
-    notes.sort_by_key(|n| n.kind);
+    // At most one note per kind: a few items, sorted by insertion (the
+    // library's sorts would add kilobytes to the wasm for each order).
+    insertion_sort(&mut notes, |a, b| a.kind < b.kind);
     notes.truncate(MAX_NOTES);
-    notes.sort_by(|a, b| a.t_ns.total_cmp(&b.t_ns));
+    insertion_sort(&mut notes, |a, b| a.t_ns < b.t_ns);
     notes
 }
 
@@ -324,6 +326,17 @@ fn doubling(flights: &[Flight], cwnd: &[(f64, u32)]) -> Option<Annotation> {
             label: format!("cwnd doubles in one RTT: {a} → {b}"),
         })
     })
+}
+
+/// Sorts a handful of items, stable, by `less`.
+pub(crate) fn insertion_sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && less(&v[j], &v[j - 1]) {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -216,8 +216,7 @@ impl TsgSeries {
     /// Every data segment and ACK as a row (time, notable, cells), in time
     /// order; notable rows are retransmissions, drops and zero windows.
     fn rows(&self) -> Vec<(f64, bool, Vec<String>)> {
-        let mut rows: Vec<(f64, bool, Vec<String>)> =
-            Vec::with_capacity(self.segments.len() + self.acks.len());
+        let mut data: Vec<(f64, bool, Vec<String>)> = Vec::with_capacity(self.segments.len());
         for s in &self.segments {
             let note = match (s.retransmit, s.dropped) {
                 (true, true) => "retransmission, dropped",
@@ -225,7 +224,7 @@ impl TsgSeries {
                 (false, true) => "dropped",
                 (false, false) => "",
             };
-            rows.push((
+            data.push((
                 s.t_ns,
                 !note.is_empty(),
                 vec![
@@ -238,6 +237,7 @@ impl TsgSeries {
                 ],
             ));
         }
+        let mut acks: Vec<(f64, bool, Vec<String>)> = Vec::with_capacity(self.acks.len());
         for a in &self.acks {
             let mut notes: Vec<String> = a
                 .sack
@@ -248,7 +248,7 @@ impl TsgSeries {
             if a.wnd == 0 {
                 notes.insert(0, "zero window".into());
             }
-            rows.push((
+            acks.push((
                 a.t_ns,
                 a.wnd == 0,
                 vec![
@@ -261,8 +261,18 @@ impl TsgSeries {
                 ],
             ));
         }
-        // Stable: at equal times data (pushed first) stays before ACKs.
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Both are in time order: merged, at equal times data first.
+        let mut rows = Vec::with_capacity(data.len() + acks.len());
+        let (mut data, mut acks) = (data.into_iter().peekable(), acks.into_iter().peekable());
+        loop {
+            let take_data = match (data.peek(), acks.peek()) {
+                (Some(d), Some(a)) => d.0 <= a.0,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            rows.extend(if take_data { data.next() } else { acks.next() });
+        }
         rows
     }
 
