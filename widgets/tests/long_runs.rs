@@ -211,3 +211,53 @@ fn playing_on_the_replays_follow_the_cursor_exactly() {
     }
     assert!(stretches.len() >= 3, "{stretches:?}");
 }
+
+thread_local!(static NOW: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) });
+
+/// A page clock 5 ms on at every look: about 60 looks simulate the 30 s
+/// run, as about 600 ms do in a browser.
+fn ticking() -> f64 {
+    NOW.with(|n| {
+        n.set(n.get() + 5.0);
+        n.get()
+    })
+}
+
+/// A long run is drawn while it simulates: once it has simulated for a
+/// while, its beginning becomes the side's model (on the whole run's time
+/// axis, so the charts fill in place), the last run's replayed packets go,
+/// and the whole run replaces it when it is in.
+#[test]
+fn a_long_run_is_drawn_from_its_beginning_while_it_simulates() {
+    use tcp_widgets::kit::side::Side;
+    let s = cubic(30, 250_000);
+    let mut side = Side::default();
+    side.start(&s);
+    let mut preview = None;
+    let mut slices = 0;
+    while !side.simulate_until(NOW.with(|n| n.get()) + 10.0, ticking) {
+        slices += 1;
+        if preview.is_none()
+            && let Some(m) = &side.model
+        {
+            assert!(side.busy() && side.previewing, "drawn while it simulates");
+            preview = Some(m.clone());
+        }
+        assert!(slices < 100_000);
+    }
+    let preview = preview.expect("a 30 s run is previewed");
+    let whole = side.model.clone().unwrap();
+    assert!(!side.previewing);
+    assert!(!std::rc::Rc::ptr_eq(&preview, &whole));
+    // The preview's axis is the whole run's; its data stop where it was taken.
+    assert_eq!(preview.end_ns, scenario::expected_ns(&s) as f64);
+    assert_eq!(whole.end_ns, 30e9);
+    let last = |m: &Model| m.window.points.last().unwrap().t_ns;
+    assert!(
+        last(&preview) < 0.8 * last(&whole),
+        "{} vs {}",
+        last(&preview),
+        last(&whole)
+    );
+    assert!(!preview.window.points.is_empty() && preview.summary.completion.is_none());
+}

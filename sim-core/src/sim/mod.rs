@@ -130,6 +130,11 @@ impl Simulation {
         self.now
     }
 
+    /// The scenario it runs.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
     /// The trace so far.
     pub fn trace(&self) -> &Trace {
         &self.w.trace
@@ -235,6 +240,23 @@ impl Simulation {
             downlink: self.w.downlink.stats().clone(),
             uplink: self.w.uplink.stats().clone(),
             tcp_metrics: self.w.metrics,
+        }
+    }
+
+    /// A copy of the run so far, as if it ended at `end` (a time limit
+    /// there, `now` if that is later): what a view draws of a long run
+    /// while the rest simulates. Copies the trace.
+    pub fn peek(&self, end: SimTime) -> RunResult {
+        RunResult {
+            scenario: self.scenario.clone(),
+            trace: self.w.trace.clone(),
+            outcome: Outcome::TimeLimit {
+                at: end.max(self.now),
+            },
+            events: self.events,
+            downlink: self.w.downlink.stats().clone(),
+            uplink: self.w.uplink.stats().clone(),
+            tcp_metrics: self.w.metrics.clone(),
         }
     }
 

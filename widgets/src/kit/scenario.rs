@@ -30,7 +30,7 @@ const MAX_SAMPLES: u64 = 20_000;
 /// How long the run should take: its bytes at the bottleneck's rate, plus
 /// twenty round trips for the handshake and slow start, or its time limit if
 /// that comes first. Only the sampling depends on it.
-fn expected_ns(s: &Scenario) -> u64 {
+pub fn expected_ns(s: &Scenario) -> u64 {
     let app = &s.app;
     let exchange: u64 = app.request.iter().chain(&app.response).sum();
     let bytes = exchange

@@ -116,6 +116,10 @@ pub fn details(ui: &Ui, k: usize) -> Html {
     let Some(m) = s.sides[k].model.as_deref() else {
         return Html::default();
     };
+    // The beginning of a run still simulating has no result to read out.
+    if s.sides[k].previewing {
+        return Html::default();
+    }
     let t = s.clock.t_ns;
     html! {
         <details class="tw-details">

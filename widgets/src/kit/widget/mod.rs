@@ -343,9 +343,14 @@ impl Widget {
             }
         }
         if new_runs {
-            // The first frame that shows new runs: `cargo xtask bench` times
-            // a slider change to this mark.
+            // The first frame that shows new runs (their beginning, while a
+            // long one still simulates: see `kit::side`'s preview), and the
+            // frame that shows them whole: `cargo xtask bench` times a
+            // slider change to each mark.
             browser::mark(&format!("tw-drawn:{}", self.id));
+            if !self.state.busy() {
+                browser::mark(&format!("tw-complete:{}", self.id));
+            }
         }
     }
 }

@@ -91,6 +91,9 @@ fn headline(ui: &Ui) -> Html {
     let models: Vec<_> = s.sides.iter().filter_map(|s| s.model.as_ref()).collect();
     let unit = TimeUnit::for_span(s.clock.end_ns);
     match models[..] {
+        // While runs simulate, the views may show the beginning of the new
+        // ones (`side`'s preview): no result yet.
+        _ if s.busy() => html! { <p class="tw-headline" aria-hidden="true"></p> },
         [a, b] => html! {
             <p class="tw-headline tw-compare-headline" data-readout="compare">{ compare::headline(a, b) }</p>
         },
