@@ -2,7 +2,8 @@
 //! time is a record's, the drawn label is inside the plot, and the log
 //! axis ticks at powers of two.
 
-use plotters::prelude::*;
+mod common;
+use common::svg;
 use sim_core::segment::Side;
 use sim_core::sim::{RunResult, run};
 use sim_core::trace::TraceEvent;
@@ -17,19 +18,6 @@ fn run_file(name: &str) -> RunResult {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let (_, scenario) = sim_core::scenario_file::parse(&text).expect("scenario parses");
     run(&scenario).expect("scenario runs")
-}
-
-fn svg<T>(
-    w: u32,
-    h: u32,
-    f: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> T,
-) -> String {
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
-        f(&root);
-    }
-    out
 }
 
 /// The `<text>` elements' (x, y, content).

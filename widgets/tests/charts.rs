@@ -3,6 +3,8 @@
 //! trace, and their drawing checked as SVG, including the primitive budget
 //! that keeps 30 s at 1 Gbit/s drawable at 60 frames a second.
 
+mod common;
+use common::svg;
 use plotters::prelude::*;
 use sim_core::analysis;
 use sim_core::segment::Side;
@@ -41,20 +43,6 @@ fn case_c() -> RunResult {
 }
 
 const MSS: u64 = 1448;
-
-/// Draws with `f` on a `w`×`h` SVG and returns the SVG.
-fn svg<T>(
-    w: u32,
-    h: u32,
-    f: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> T,
-) -> String {
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
-        f(&root);
-    }
-    out
-}
 
 /// Elements drawn (every SVG tag but the root).
 fn elements(svg: &str) -> usize {
