@@ -17,11 +17,12 @@
 //! ```
 //!
 //! `state` holds the messages and the state machine (plain Rust, tested
-//! natively), `view` the HTML (`menus` its disclosures: "Data & export",
+//! natively; `effects` what a transition asks of the page), `view` the HTML (`menus` its disclosures: "Data & export",
 //! "Details"), `export` the downloads and the link, `keys` the shortcuts. The component owns what only a page has: the canvases,
 //! the animation frames and the theme watch.
 
 mod canvas;
+mod effects;
 mod export;
 pub mod keys;
 mod menus;
