@@ -30,16 +30,17 @@
 
 use super::rack::TCP_REORDERING;
 use super::scoreboard::Scoreboard;
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default)]
 pub struct Fack {
     /// Segments ending at or below this were SACKed or marked lost by an
     /// earlier call (`lost_skb_hint`); valid while anything is marked lost.
     marked_upto: u64,
-    /// Retransmissions in flight, by end sequence: snd_nxt when each was
-    /// sent (`TCP_SKB_CB(skb)->ack_seq`). A SACK above it proves it lost.
-    retrans: BTreeMap<u64, u64>,
+    /// Retransmissions in flight, (end sequence, snd_nxt when it was sent:
+    /// `TCP_SKB_CB(skb)->ack_seq`), by end. A SACK above it proves it lost.
+    /// A sorted `Vec`: a handful at a time, and a `BTreeMap` cost the widget
+    /// bundle kilobytes.
+    retrans: Vec<(u64, u64)>,
     /// The lowest of those (`lost_retrans_low`): a SACK below it tells nothing.
     lost_retrans_low: u64,
 }
@@ -75,7 +76,10 @@ impl Fack {
         if self.retrans.is_empty() || snd_nxt < self.lost_retrans_low {
             self.lost_retrans_low = snd_nxt;
         }
-        self.retrans.insert(end, snd_nxt);
+        match self.retrans.binary_search_by_key(&end, |&(e, _)| e) {
+            Ok(i) => self.retrans[i].1 = snd_nxt,
+            Err(i) => self.retrans.insert(i, (end, snd_nxt)),
+        }
     }
 
     /// `tcp_mark_lost_retrans`: a retransmission whose snd_nxt at sending
@@ -88,7 +92,7 @@ impl Fack {
         }
         let mut lost = 0;
         let mut low = u64::MAX;
-        self.retrans.retain(|&end, &mut snd_nxt| {
+        self.retrans.retain(|&(end, snd_nxt)| {
             // Forget what was ACKed, SACKed or marked lost since it was sent.
             if !board.get(end).is_some_and(|s| s.retrans) {
                 return false;

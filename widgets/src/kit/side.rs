@@ -19,8 +19,9 @@ const SIMULATION_SHARE: f64 = 0.9;
 
 /// Wall time a run simulates before what it has so far is drawn: a reader
 /// who moves a slider sees the new run begin within about 300 ms, even when
-/// all of it (30 s at 110 Mbit/s) takes a second to simulate.
-const PREVIEW_AFTER_MS: f64 = 120.0;
+/// all of it (30 s at 110 Mbit/s) takes a second or two to simulate. Early,
+/// so that the part copied and reduced is small (a few seconds of the run).
+const PREVIEW_AFTER_MS: f64 = 50.0;
 
 pub enum Run {
     /// Simulating, with the copies it leaves for replays (`detail`) and its
@@ -41,7 +42,8 @@ pub struct Simulating {
 }
 
 /// The run so far drawn while the rest simulates: taken once, after
-/// [`PREVIEW_AFTER_MS`], and reduced a part per slice like a finished run.
+/// [`PREVIEW_AFTER_MS`], and reduced in parts within slices like a finished
+/// run.
 enum Preview {
     NotYet,
     Building(Box<(RunResult, ModelBuild)>),
@@ -101,10 +103,16 @@ impl Side {
         if let Run::Simulating(simulating) = &mut self.run {
             let s = &mut **simulating;
             let started = *s.started_ms.get_or_insert_with(now_ms);
-            // A preview takes one part per slice, before the slice simulates.
-            if let Preview::Building(b) = &mut s.preview
-                && b.1.step(&b.0)
-                && let Preview::Building(b) = std::mem::replace(&mut s.preview, Preview::Shown)
+            // A preview is reduced first in the slice, a part at a time
+            // until the slice is spent (at least one part).
+            let mut built = false;
+            while let Preview::Building(b) = &mut s.preview {
+                built = b.1.step(&b.0);
+                if built || now_ms() > deadline_ms {
+                    break;
+                }
+            }
+            if built && let Preview::Building(b) = std::mem::replace(&mut s.preview, Preview::Shown)
             {
                 let (run, build) = *b;
                 self.model = Some(Rc::new(build.finish(&run)));

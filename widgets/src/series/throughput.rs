@@ -21,7 +21,6 @@ use super::table::{Table, ms};
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
-use std::collections::BTreeMap;
 
 /// Intervals the run is cut into, about.
 pub const TARGET_INTERVALS: f64 = 50.0;
@@ -64,28 +63,26 @@ pub fn nice_interval(end_ns: f64) -> u64 {
     best
 }
 
-/// Byte ranges received so far, merged: `start → end`, disjoint.
+/// Byte ranges received so far, merged: `(start, end)`, disjoint, by start.
+/// A sorted `Vec` (there are as many as holes, a handful), not a `BTreeMap`
+/// of its own: that cost the wasm kilobytes.
 #[derive(Default)]
-struct Coverage(BTreeMap<u64, u64>);
+struct Coverage(Vec<(u64, u64)>);
 
 impl Coverage {
     /// Adds `[lo, hi)` and returns how many of its bytes were new.
     fn insert(&mut self, lo: u64, hi: u64) -> u64 {
-        let touching: Vec<(u64, u64)> = self
-            .0
-            .range(..=hi)
-            .rev()
-            .take_while(|&(_, &e)| e >= lo)
-            .map(|(&s, &e)| (s, e))
-            .collect();
+        // The ranges touching [lo, hi]: from the first ending at or after
+        // `lo` to the last starting at or before `hi`.
+        let a = self.0.partition_point(|&(_, e)| e < lo);
+        let b = self.0.partition_point(|&(s, _)| s <= hi).max(a);
         let (mut start, mut end, mut overlap) = (lo, hi, 0);
-        for (s, e) in touching {
+        for &(s, e) in &self.0[a..b] {
             overlap += e.min(hi).saturating_sub(s.max(lo));
             start = start.min(s);
             end = end.max(e);
-            self.0.remove(&s);
         }
-        self.0.insert(start, end);
+        self.0.splice(a..b, [(start, end)]);
         (hi - lo) - overlap
     }
 }
