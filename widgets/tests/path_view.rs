@@ -615,3 +615,43 @@ fn at_phone_width_the_buffer_labels_never_run_together() {
         }
     }
 }
+
+/// In presenter mode the path view is short for its type (a 165 px canvas
+/// drawn at 1.8×): the ACK lane's label must still clear the buffer labels
+/// under it (they were drawn over each other).
+#[test]
+fn at_presenter_scale_the_ack_label_clears_the_buffer_labels() {
+    let run = run(&scenario("seed-004-512k-7ms.toml"));
+    let path = PathSeries::from_run(&run);
+    let y_of = |svg: &str, starts: &str| -> (f64, f64) {
+        let t = svg
+            .split("<text")
+            .skip(1)
+            .find(|t| {
+                t.split_once('>')
+                    .unwrap()
+                    .1
+                    .trim_start()
+                    .starts_with(starts)
+            })
+            .unwrap_or_else(|| panic!("no text starting {starts}: {svg}"));
+        let open = t.split_once('>').unwrap().0;
+        let attr = |name: &str| -> f64 {
+            let i = open.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            open[i..].split('"').next().unwrap().parse().unwrap()
+        };
+        (attr("y"), attr("font-size") * 1.24)
+    };
+    // Mid-run, with ACKs on their way back.
+    let t = 30e6;
+    for (size, scale) in [((1000, 165), 1.8), ((640, 170), 1.0)] {
+        let (on, svg) = draw(&path, t, size, scale);
+        assert!(on.uplink.acks > 0, "{on:?}");
+        let (ack_y, ack_px) = y_of(&svg, "←");
+        let (buf_y, _) = y_of(&svg, "receive buffer");
+        assert!(
+            ack_y + ack_px <= buf_y,
+            "{size:?} × {scale}: ACK label at {ack_y} ({ack_px} px) runs into the buffer label at {buf_y}"
+        );
+    }
+}

@@ -292,6 +292,14 @@ impl Geometry {
         let x0 = qx0 + qw + 3.0 * s;
         let client_x = w - m - host_w;
         let x1 = client_x - 4.0 * s;
+        let seg_h = if narrow { 10.0 * s } else { 12.0 * s };
+        let data_y = m + span * 0.40;
+        // The ACK lane's label goes under it (20 CSS px): in a short canvas at
+        // a large scale (presenter mode) the lane moves up to keep it clear
+        // of the buffer labels.
+        let ack_y = (m + span * 0.80)
+            .min(lanes_bottom - 21.0 * s)
+            .max(data_y + seg_h);
         Geometry {
             s,
             narrow,
@@ -299,9 +307,9 @@ impl Geometry {
             host_w,
             client_x,
             lanes_bottom,
-            data_y: m + span * 0.40,
-            ack_y: m + span * 0.80,
-            seg_h: if narrow { 10.0 * s } else { 12.0 * s },
+            data_y,
+            ack_y,
+            seg_h,
             qx0,
             qx1: qx0 + qw,
             qw,
