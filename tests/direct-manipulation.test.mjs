@@ -130,6 +130,42 @@ test("hovering the cwnd chart reads out cwnd under the pointer", async () => {
   await close();
 });
 
+test("hovering one chart marks the same instant on the other views (linked)", async () => {
+  const { page, widget: w, close } = await open();
+  await w.waitInteractive();
+  const tsg = w.canvas("tsg");
+  // Pixels of the time-sequence graph, before and while the pointer is over
+  // the cwnd chart at 70 % of its time axis.
+  const pixels = () => tsg.evaluate((c) => Array.from(c.getContext("2d").getImageData(0, 0, c.width, c.height).data));
+  const before = await pixels();
+  const plot = await plotOf(w);
+  await page.mouse.move(plot.left + 0.7 * (plot.right - plot.left), plot.y);
+  await w.locator('[data-readout="hover"]').waitFor();
+  await page.waitForTimeout(100);
+  const during = await pixels();
+  // What changed is a vertical line: the columns that differ are few and
+  // next to each other, where the TSG puts the hovered time.
+  const width = await tsg.evaluate((c) => c.width);
+  const changed = new Set();
+  for (let i = 0; i < before.length; i += 4) {
+    if (before[i] !== during[i] || before[i + 1] !== during[i + 1] || before[i + 2] !== during[i + 2]) changed.add((i / 4) % width);
+  }
+  assert.ok(changed.size > 0, "the TSG marks the hovered instant");
+  const cols = [...changed].sort((a, b) => a - b);
+  assert.ok(cols.at(-1) - cols[0] <= 6, `changed columns ${cols[0]}–${cols.at(-1)}`);
+  const [from, to, fromNs, toNs] = (await tsg.getAttribute("data-time-axis")).split(" ").map(Number);
+  const cwndAxis = (await w.canvas("cwnd").getAttribute("data-time-axis")).split(" ").map(Number);
+  const hoveredNs = cwndAxis[2] + 0.7 * (cwndAxis[3] - cwndAxis[2]);
+  const expected = (from + ((hoveredNs - fromNs) / (toNs - fromNs)) * (to - from)) * (await page.evaluate(() => devicePixelRatio));
+  assert.ok(Math.abs((cols[0] + cols.at(-1)) / 2 - expected) <= 4, `line at ${cols[0]}–${cols.at(-1)}, hovered time at ${expected}`);
+  // Gone when the pointer leaves.
+  await page.mouse.move(plot.left - 400, plot.y - 400);
+  await w.locator('[data-readout="hover"]').waitFor({ state: "detached" });
+  await page.waitForTimeout(100);
+  assert.deepEqual(await pixels(), before);
+  await close();
+});
+
 test("the log-scale switch redraws the cwnd axis and is kept in the link", async () => {
   const { page, widget: w, close } = await open();
   await w.waitInteractive();

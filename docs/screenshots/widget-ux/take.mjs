@@ -23,5 +23,18 @@ for (const theme of ["light", "navy"]) {
     await close();
   }
 }
+// The gallery's long-fat comparison at 21 s of 30, past the packets the runs
+// stored: the path views show the replayed stretch (kit/detail.rs).
+{
+  const sel = '.tcp-widget[data-widget="long-fat"]';
+  const { page, close } = await openPage(env, "appendix-widget-gallery.html", { viewport: { width: 1280, height: 900 }, theme: "light" });
+  await page.locator(`${sel} .tw-side[data-side="b"] [data-readout="completion"]`).waitFor({ state: "attached", timeout: 60000 });
+  await page.locator(`${sel} .tw-scrubber`).fill("700");
+  await page.waitForFunction((s) => [...document.querySelectorAll(`${s} canvas[data-view="path"]`)].every((c) => c.dataset.replaying === "false"), sel, { timeout: 20000 });
+  await page.waitForTimeout(300);
+  await page.locator(`${sel} canvas[data-view="path"]`).first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${out}/long-fat-replayed-at-21s-1280x900-light.png` });
+  await close();
+}
 await env.close();
 process.exit(0);

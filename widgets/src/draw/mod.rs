@@ -4,6 +4,7 @@
 pub mod annotations;
 pub mod backend;
 pub mod chart_frame;
+pub mod hover_line;
 pub mod ladder;
 pub mod log_scale;
 pub mod path_view;

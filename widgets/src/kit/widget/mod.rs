@@ -333,6 +333,13 @@ impl Widget {
                         &area, *view, model, stretch, t, axes, look, &palette, scale,
                     )
                     .ok();
+                    if let (Some(axis), Some((_, _, hover_ns, _))) =
+                        (time_axis.as_ref(), self.state.hover)
+                    {
+                        // The instant hovered, in every view (see `draw::hover_line`).
+                        let _ =
+                            crate::draw::hover_line::draw(&area, axis, hover_ns, &palette, scale);
+                    }
                     pointer::publish(&canvas, time_axis.as_ref(), ratio);
                 }
             }
@@ -367,6 +374,8 @@ struct DrawnKey {
     views: [views::View; 3],
     look: views::Look,
     t_ns: f64,
+    /// The instant the pointer hovers over, marked in every view.
+    hover_ns: Option<f64>,
     end_ns: f64,
     scale: f64,
     /// Each canvas's size on the page and its backing store's: a canvas yew
@@ -390,6 +399,7 @@ impl DrawnKey {
             views: state.shown_views(),
             look: state.look,
             t_ns: state.clock.t_ns,
+            hover_ns: state.hover.map(|h| h.2),
             end_ns: state.end_ns(),
             scale: theme::device_pixel_ratio() * state.presenter_scale(),
             sizes: canvases
