@@ -17,11 +17,17 @@ const EVENTS_PER_CHECK: u64 = 2_000;
 /// its model fills the rest.
 const SIMULATION_SHARE: f64 = 0.9;
 
-/// Wall time a run simulates before what it has so far is drawn: a reader
-/// who moves a slider sees the new run begin within about 300 ms, even when
-/// all of it (30 s at 110 Mbit/s) takes a second or two to simulate. Early,
-/// so that the part copied and reduced is small (a few seconds of the run).
-const PREVIEW_AFTER_MS: f64 = 50.0;
+/// Events a run simulates before what it has so far is drawn (about 50 to
+/// 90 ms in a browser): a reader who moves a slider sees the new run begin
+/// within about 300 ms, even when all of it (30 s at 110 Mbit/s) takes a
+/// second or two to simulate. Counted in events, not wall time, so that a
+/// scenario is previewed, or not, the same way every time (its memory use
+/// too: a page that mounts it again and again allocates alike).
+const PREVIEW_AFTER_EVENTS: u64 = 100_000;
+
+/// A run that has done this share of its work by then is nearly in: it is
+/// not previewed.
+const PREVIEW_BELOW_PROGRESS: f64 = 0.5;
 
 pub enum Run {
     /// Simulating, with the copies it leaves for replays (`detail`) and its
@@ -36,14 +42,12 @@ pub enum Run {
 pub struct Simulating {
     sim: Simulation,
     snapshots: Snapshots,
-    /// When the first slice began (the page clock, ms).
-    started_ms: Option<f64>,
     preview: Preview,
 }
 
 /// The run so far drawn while the rest simulates: taken once, after
-/// [`PREVIEW_AFTER_MS`], and reduced in parts within slices like a finished
-/// run.
+/// [`PREVIEW_AFTER_EVENTS`], and reduced in parts within slices like a
+/// finished run.
 enum Preview {
     NotYet,
     Building(Box<(RunResult, ModelBuild)>),
@@ -84,7 +88,6 @@ impl Side {
                 Run::Simulating(Box::new(Simulating {
                     sim,
                     snapshots,
-                    started_ms: None,
                     preview: Preview::NotYet,
                 }))
             }
@@ -102,7 +105,6 @@ impl Side {
     pub fn simulate_until(&mut self, deadline_ms: f64, now_ms: fn() -> f64) -> bool {
         if let Run::Simulating(simulating) = &mut self.run {
             let s = &mut **simulating;
-            let started = *s.started_ms.get_or_insert_with(now_ms);
             // A preview is reduced first in the slice, a part at a time
             // until the slice is spent (at least one part).
             let mut built = false;
@@ -122,7 +124,10 @@ impl Side {
             }
             while !s.sim.advance(EVENTS_PER_CHECK) {
                 s.snapshots.observe(&mut s.sim);
-                if matches!(s.preview, Preview::NotYet) && now_ms() - started > PREVIEW_AFTER_MS {
+                if matches!(s.preview, Preview::NotYet)
+                    && s.sim.events() >= PREVIEW_AFTER_EVENTS
+                    && s.sim.progress() < PREVIEW_BELOW_PROGRESS
+                {
                     let end = SimTime(scenario::expected_ns(s.sim.scenario()));
                     s.preview =
                         Preview::Building(Box::new((s.sim.peek(end), ModelBuild::default())));
