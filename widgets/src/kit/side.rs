@@ -17,13 +17,13 @@ const EVENTS_PER_CHECK: u64 = 2_000;
 /// its model fills the rest.
 const SIMULATION_SHARE: f64 = 0.9;
 
-/// Events a run simulates before what it has so far is drawn (about 50 to
-/// 90 ms in a browser): a reader who moves a slider sees the new run begin
+/// Events a run simulates before what it has so far is drawn (20 to 40 ms
+/// in a browser): a reader who moves a slider sees the new run begin
 /// within about 300 ms, even when all of it (30 s at 110 Mbit/s) takes a
 /// second or two to simulate. Counted in events, not wall time, so that a
 /// scenario is previewed, or not, the same way every time (its memory use
 /// too: a page that mounts it again and again allocates alike).
-const PREVIEW_AFTER_EVENTS: u64 = 100_000;
+const PREVIEW_AFTER_EVENTS: u64 = 40_000;
 
 /// A run that has done this share of its work by then is nearly in: it is
 /// not previewed.
