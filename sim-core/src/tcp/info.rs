@@ -64,6 +64,22 @@ pub struct TcpInfo {
     pub notsent_bytes: u64,
 }
 
+impl TcpInfo {
+    /// New data bytes sent, retransmissions left out: how far `snd_nxt` is
+    /// past the first data byte (`tcpi_bytes_sent − tcpi_bytes_retrans`).
+    pub fn new_bytes_sent(&self) -> u64 {
+        self.counters
+            .bytes_sent
+            .saturating_sub(self.counters.bytes_retrans)
+    }
+
+    /// Data sent and not yet acknowledged, `snd_nxt − snd_una`, from the
+    /// counters alone (SACKed and lost segments still count).
+    pub fn outstanding_bytes(&self) -> u64 {
+        self.new_bytes_sent().saturating_sub(self.bytes_acked)
+    }
+}
+
 /// The receiving side of a socket: its buffer (`sk_rcvbuf`) and the bytes
 /// received that the application has not read yet.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

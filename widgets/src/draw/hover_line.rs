@@ -7,6 +7,7 @@
 use super::time_axis::TimeAxis;
 use crate::palette::Palette;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 /// Marks `t_ns` on a view drawn on `area` whose time axis is `axis`: a
@@ -28,22 +29,17 @@ pub fn draw<DB: DrawingBackend>(
         return Ok(());
     }
     let (w, h) = area.dim_in_pixel();
-    let (across, at) = (if axis.vertical { w } else { h } as i32, at.round() as i32);
-    let dash = (4.0 * scale).round().max(2.0) as i32;
+    let at = at.round() as i32;
+    let ends = if axis.vertical {
+        [(0, at), (w as i32, at)]
+    } else {
+        [(at, 0), (at, h as i32)]
+    };
+    let dash = (4.0 * scale).round().max(2.0) as u32;
     let style = pal
         .accent
         .stroke_width((1.5 * scale).round().max(1.0) as u32);
-    let mut from = 0;
-    while from < across {
-        let to = (from + dash).min(across);
-        let segment = if axis.vertical {
-            [(from, at), (to, at)]
-        } else {
-            [(at, from), (at, to)]
-        };
-        area.draw(&PathElement::new(segment.to_vec(), style))?;
-        from += 2 * dash;
-    }
+    area.draw(&DashedPathElement::new(ends, dash, dash, style))?;
     Ok(())
 }
 

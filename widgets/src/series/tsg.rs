@@ -322,16 +322,14 @@ fn sampled_after(run: &RunResult, records_end: Option<u64>) -> Vec<Sampled> {
         .trace
         .flow_summary(0)
         .filter_map(|r| match r.event {
-            TraceEvent::Sample { info, .. } => {
-                let c = &info.counters;
-                Some(Sampled {
-                    t_ns: r.time.0 as f64,
-                    nxt: c.bytes_sent.saturating_sub(c.bytes_retrans) + 1,
-                    ack: info.bytes_acked + 1,
-                    wnd: info.snd_wnd,
-                    retrans: c.bytes_retrans,
-                })
-            }
+            // Relative sequence numbers: the SYN is 0, the first data byte 1.
+            TraceEvent::Sample { info, .. } => Some(Sampled {
+                t_ns: r.time.0 as f64,
+                nxt: info.new_bytes_sent() + 1,
+                ack: info.bytes_acked + 1,
+                wnd: info.snd_wnd,
+                retrans: info.counters.bytes_retrans,
+            }),
             _ => None,
         })
         .collect();

@@ -180,9 +180,7 @@ fn changes(run: &RunResult, records_end: Option<u64>) -> Vec<WindowPoint> {
                 seg,
             } if seg.flags.ack => snd_una = snd_una.max(seg.ack),
             TraceEvent::Sample { info, .. } if records_end.is_some_and(|e| r.time.0 > e) => {
-                let c = &info.counters;
-                let new_data = c.bytes_sent.saturating_sub(c.bytes_retrans);
-                cur.outstanding_bytes = new_data.saturating_sub(info.bytes_acked);
+                cur.outstanding_bytes = info.outstanding_bytes();
             }
             _ => continue,
         }
