@@ -148,7 +148,7 @@
 
   class TcpWidget extends HTMLElement {
     static get observedAttributes() {
-      return ["theme", "dark-when", "light-when"];
+      return ["theme", "dark-when", "light-when", "answered"];
     }
 
     connectedCallback() {
@@ -167,8 +167,15 @@
       });
     }
 
-    attributeChangedCallback() {
+    attributeChangedCallback(name, old, value) {
       if (!this._holder || !this.isConnected) return;
+      // A predict widget's answer, set by the page after the build: the
+      // widget watches its placeholder for it.
+      if (name === "answered") {
+        if (value === null) this._holder.removeAttribute("data-answered");
+        else this._holder.setAttribute("data-answered", value);
+        return;
+      }
       this._applyScheme();
       follow(this, this.hasAttribute("dark-when") || this.hasAttribute("light-when"));
     }

@@ -14,6 +14,9 @@ pub struct Palette {
     pub muted: RGBColor,
     pub grid: RGBColor,
     pub accent: RGBColor,
+    /// Not a colour: the charts leave the run after the time cursor blank
+    /// instead of faint (predict-first mode, where it is the answer).
+    pub hide_future: bool,
 }
 
 /// Okabe & Ito's eight colours, distinguishable with every common colour-vision
@@ -41,6 +44,7 @@ impl Default for Palette {
             muted: RGBColor(110, 110, 110),
             grid: RGBColor(225, 225, 225),
             accent: RGBColor(65, 131, 196),
+            hide_future: false,
         }
     }
 }
@@ -60,6 +64,7 @@ impl Palette {
             muted: mix(fg, bg, 0.45),
             grid: mix(fg, bg, 0.85),
             accent,
+            hide_future: false,
         }
     }
 }

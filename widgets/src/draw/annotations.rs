@@ -48,11 +48,12 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
     let mut order: Vec<&Annotation> = notes.iter().collect();
     crate::series::annotations::insertion_sort(&mut order, |a, b| a.kind < b.kind);
     for n in order {
-        if !(n.t_ns.is_finite() && n.t_ns <= x_max) {
+        let future = n.t_ns > cursor_ns;
+        if !(n.t_ns.is_finite() && n.t_ns <= x_max) || (future && f.pal.hide_future) {
             continue;
         }
         let y = y_axis(n.y).clamp(0.0, y_top);
-        let ink = ink(&f.pal, n.t_ns > cursor_ns);
+        let ink = ink(&f.pal, future);
         let font = (FontFamily::SansSerif, font_px).into_font().color(&ink);
         let (ax, ay) = chart.backend_coord(&(n.t_ns, y));
         // A span wide enough to see is bracketed; a narrow one is a point

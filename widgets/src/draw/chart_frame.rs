@@ -380,6 +380,14 @@ pub fn cursor<'a, DB: DrawingBackend + 'a>(
     } else {
         x_max
     };
+    if f.pal.hide_future {
+        // Paper over the faint rest of the run, to the canvas's right edge:
+        // the axis may end before the run does (see `hide_future`).
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(x, 0.0), (x_max * 3.0, y_max)],
+            f.pal.bg.filled(),
+        )))?;
+    }
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(x, 0.0), (x, y_max)],
         f.line(f.pal.accent, 1.5),

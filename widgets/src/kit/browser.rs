@@ -155,7 +155,10 @@ pub fn fullscreen(el: &web_sys::Element, on: bool) {
 /// - `data-scheme` on the widget's themed element, which the `<tcp-widget>`
 ///   element sets from its `theme` attribute or from the host page's own
 ///   dark-mode switch (`dark-when`);
-/// - the reader's system colour scheme (`prefers-color-scheme`).
+/// - the reader's system colour scheme (`prefers-color-scheme`);
+///
+/// and when the page answers a predict widget's question (`data-answered`
+/// on the same element: one observer serves both).
 ///
 /// Keep the returned guard for as long as the calls are wanted: dropping it
 /// disconnects the observer and the media listener.
@@ -172,14 +175,18 @@ impl ThemeWatch {
         let callback = Closure::<dyn FnMut()>::new(f);
         let function: &js_sys::Function = callback.as_ref().unchecked_ref();
         let observer = web_sys::MutationObserver::new(function).ok()?;
-        let watch = |el: &web_sys::Element, attribute: &str| {
+        let watch = |el: &web_sys::Element, attributes: &js_sys::Array| {
             let opts = web_sys::MutationObserverInit::new();
             opts.set_attributes(true);
-            opts.set_attribute_filter(&js_sys::Array::of1(&JsValue::from_str(attribute)));
+            opts.set_attribute_filter(attributes);
             observer.observe_with_options(el, &opts).ok()
         };
-        watch(&html, "class")?;
-        watch(themed, "data-scheme")?;
+        let s = JsValue::from_str;
+        watch(&html, &js_sys::Array::of1(&s("class")))?;
+        watch(
+            themed,
+            &js_sys::Array::of2(&s("data-scheme"), &s("data-answered")),
+        )?;
         let media = window
             .match_media("(prefers-color-scheme: dark)")
             .ok()

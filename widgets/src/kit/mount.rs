@@ -55,6 +55,10 @@ pub fn mount_all() -> u32 {
 ///
 /// `data-url-state="off"`: the widget never writes the page's address (for
 /// hosts whose router owns it); it still opens a link's state.
+///
+/// `data-predict="METRIC"`: the result stays hidden until the page sets
+/// `data-answered` and the reader has played the run through (see
+/// `widget::predict`); a link's state cannot skip that.
 pub fn mount(el: web_sys::Element) -> bool {
     if el.has_attribute("data-mounted") {
         return false;
@@ -123,6 +127,7 @@ pub fn mount(el: web_sys::Element) -> bool {
         initial,
         start_ns: from_url.t_ns,
         writes_url: el.get_attribute("data-url-state").as_deref() != Some("off"),
+        predict: el.has_attribute("data-predict"),
     };
     let app = yew::Renderer::<Widget>::with_root_and_props(live, props).render();
     APPS.with(|apps| apps.borrow_mut().push((el, app)));

@@ -33,7 +33,11 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "Mbit/s",
         "bytes the client read over the completion time (or the run)",
     ),
-    ("max_cwnd", "segments", "the server's largest congestion window"),
+    (
+        "max_cwnd",
+        "segments",
+        "the server's largest congestion window",
+    ),
     (
         "last_transfer_ms",
         "ms",
@@ -78,12 +82,7 @@ impl Results {
     /// The figures of a widget's run, as its headline reads them.
     pub fn of_model(m: &super::model::Model) -> Results {
         let rtt = m.path.downlink.delay_ns + m.path.uplink.delay_ns;
-        Results::of(
-            &m.summary,
-            rtt as f64,
-            m.end_ns,
-            m.throughput.total_bytes(),
-        )
+        Results::of(&m.summary, rtt as f64, m.end_ns, m.throughput.total_bytes())
     }
 
     /// The figures of a finished run (natively: the preprocessor, tests),
@@ -124,6 +123,15 @@ impl Results {
             .collect();
         format!("{{{}}}", fields.join(","))
     }
+}
+
+/// `{"rtt":"7ms",...}`: each parameter's value as a link writes it (see
+/// `url_state`), so that `data-rtt="7ms"` on a placeholder runs it again.
+pub fn values_json(spec: &widget_catalogue::WidgetSpec, values: &[f64]) -> String {
+    let fields: Vec<String> = (spec.params.iter().zip(values))
+        .map(|(p, v)| format!("\"{}\":\"{}\"", p.name, p.exact_text(*v).replace('"', "")))
+        .collect();
+    format!("{{{}}}", fields.join(","))
 }
 
 #[cfg(test)]
@@ -191,5 +199,16 @@ mod tests {
         let json = none.to_json();
         assert!(!json.contains("completion_ms") && !json.contains("rtts"));
         assert!(json.starts_with("{\"round_trips\":6,"), "{json}");
+    }
+
+    #[test]
+    fn values_read_as_a_link_writes_them() {
+        let spec = widget_catalogue::widget("slow-start").unwrap();
+        let values = crate::params::preset_values(spec, "seed-7ms").unwrap();
+        let json = values_json(spec, &values);
+        let rtt = spec.params.iter().position(|p| p.name == "rtt").unwrap();
+        let want = format!("\"rtt\":\"{}\"", spec.params[rtt].exact_text(values[rtt]));
+        assert!(json.starts_with('{') && json.contains(&want), "{json}");
+        assert_eq!(json.matches("\":\"").count(), spec.params.len(), "{json}");
     }
 }

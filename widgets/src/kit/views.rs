@@ -182,7 +182,12 @@ pub fn draw_with<DB: DrawingBackend>(
     pal: &Palette,
     scale: f64,
 ) -> Result<TimeAxis, DrawingAreaErrorKind<DB::ErrorType>> {
-    let end = axes.end_ns.max(m.end_ns);
+    // Predict mode's axis may end before the run: its end is the answer.
+    let end = if pal.hide_future {
+        axes.end_ns
+    } else {
+        axes.end_ns.max(m.end_ns)
+    };
     let top = axes.y_top;
     let stretch = stretch.filter(|s| s.covers(t_ns));
     match view {

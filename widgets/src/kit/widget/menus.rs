@@ -116,8 +116,9 @@ pub fn details(ui: &Ui, k: usize) -> Html {
     let Some(m) = s.sides[k].model.as_deref() else {
         return Html::default();
     };
-    // The beginning of a run still simulating has no result to read out.
-    if s.sides[k].previewing {
+    // The beginning of a run still simulating has no result to read out,
+    // nor has a run whose result the reader is to predict.
+    if s.sides[k].previewing || s.predict.hidden() {
         return Html::default();
     }
     let t = s.clock.t_ns;

@@ -27,6 +27,7 @@ mod export;
 pub mod keys;
 mod menus;
 mod pointer;
+pub mod predict;
 pub mod state;
 #[cfg(test)]
 mod state_tests;
@@ -65,6 +66,8 @@ pub struct Props {
     /// Whether the widget keeps its state in the page's address (not on a
     /// host page that owns it: `url-state="off"`).
     pub writes_url: bool,
+    /// Predict-first mode (`data-predict`, see `predict`).
+    pub predict: bool,
 }
 
 pub enum Msg {
@@ -120,6 +123,8 @@ pub struct Widget {
     /// Where each canvas's view put time when last drawn, for the pointer.
     time_axes: Vec<[Option<TimeAxis>; 3]>,
     pointer: pointer::Pointer,
+    /// The run whose figures the placeholder carries (`data-results`).
+    published: Option<*const crate::kit::model::Model>,
 }
 
 impl Component for Widget {
@@ -128,7 +133,12 @@ impl Component for Widget {
 
     fn create(ctx: &Context<Self>) -> Self {
         let p = ctx.props();
-        let mut state = State::new(&p.initial, p.start_ns, browser::now_ms);
+        // A link's cursor would show the run before the prediction.
+        let start_ns = p.start_ns.filter(|_| !p.predict);
+        let mut state = State::new(&p.initial, start_ns, browser::now_ms);
+        if p.predict {
+            state.predict = predict::Phase::Waiting;
+        }
         if browser::prefers_reduced_motion() {
             state.notes.push(REDUCED_MOTION_NOTE.into());
         }
@@ -147,6 +157,7 @@ impl Component for Widget {
             select_link: false,
             time_axes: Vec::new(),
             pointer: pointer::Pointer::default(),
+            published: None,
         };
         w.apply(ctx, effects);
         w
@@ -187,6 +198,13 @@ impl Component for Widget {
                 false
             }
             Msg::Redraw => {
+                // The same watch sees the page take a prediction.
+                let answered =
+                    themed_root(&self.root).is_some_and(|e| e.has_attribute("data-answered"));
+                if answered && self.state.predict.locked() {
+                    let effects = self.state.update(spec, state::Msg::Answered);
+                    return self.apply(ctx, effects);
+                }
                 self.draw(true);
                 false
             }
@@ -204,6 +222,9 @@ impl Component for Widget {
                     link.send_message(Msg::State(state::Msg::Key(a)))
                 });
             }
+            if themed.has_attribute("data-answered") {
+                ctx.link().send_message(Msg::Redraw);
+            }
         }
         if std::mem::take(&mut self.select_link)
             && let Some(field) = self.link_field.cast::<HtmlInputElement>()
@@ -213,6 +234,7 @@ impl Component for Widget {
             field.select();
         }
         self.draw(false);
+        self.publish(ctx.props().spec);
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -289,6 +311,32 @@ impl Widget {
         browser::replace_query(&q);
     }
 
+    /// Writes the figures of a complete run (side A's) and the values it
+    /// ran with onto the placeholder, for the page's exercises: each new
+    /// run once, and in predict mode only once revealed (`data-revealed`).
+    fn publish(&mut self, spec: &WidgetSpec) {
+        let s = &self.state;
+        let Some(side) = s.sides.first() else { return };
+        let Some(m) = side.model.as_ref().filter(|_| !side.previewing) else {
+            return;
+        };
+        let key = Some(std::rc::Rc::as_ptr(m));
+        if s.busy() || s.predict.hidden() || self.published == key {
+            return;
+        }
+        let Some(el) = themed_root(&self.root) else {
+            return;
+        };
+        self.published = key;
+        let results = crate::kit::results::Results::of_model(m);
+        let _ = el.set_attribute("data-results", &results.to_json());
+        let values = crate::kit::results::values_json(spec, &s.values);
+        let _ = el.set_attribute("data-values", &values);
+        if s.predict == predict::Phase::Revealed {
+            let _ = el.set_attribute("data-revealed", "1");
+        }
+    }
+
     /// Draws every side's views at the cursor, on one time axis, unless
     /// they already show just that and `force` is off (a theme change).
     fn draw(&mut self, force: bool) {
@@ -301,10 +349,11 @@ impl Widget {
         }
         let new_runs = self.drawn.as_ref().is_none_or(|d| d.models != key.models);
         self.drawn = Some(key);
-        let palette = theme::palette(&themed);
+        let mut palette = theme::palette(&themed);
+        palette.hide_future = self.state.predict.hidden();
         let ratio = theme::device_pixel_ratio();
         let scale = ratio * self.state.presenter_scale();
-        let (t, end) = (self.state.clock.t_ns, self.state.end_ns());
+        let (t, end) = (self.state.clock.t_ns, key_end(&self.state));
         // Compared runs share each chart's axes: the higher top of the two.
         let shown = self.state.shown_views();
         let axes = shown.map(|view| views::Axes {
@@ -377,6 +426,8 @@ struct DrawnKey {
     /// The instant the pointer hovers over, marked in every view.
     hover_ns: Option<f64>,
     end_ns: f64,
+    /// The run after the cursor is left blank (`predict`).
+    hidden: bool,
     scale: f64,
     /// Each canvas's size on the page and its backing store's: a canvas yew
     /// has just made has the default backing store, and is drawn.
@@ -400,7 +451,8 @@ impl DrawnKey {
             look: state.look,
             t_ns: state.clock.t_ns,
             hover_ns: state.hover.map(|h| h.2),
-            end_ns: state.end_ns(),
+            end_ns: key_end(state),
+            hidden: state.predict.hidden(),
             scale: theme::device_pixel_ratio() * state.presenter_scale(),
             sizes: canvases
                 .iter()
@@ -409,6 +461,16 @@ impl DrawnKey {
                 .map(|c| (c.client_width(), c.client_height(), c.width(), c.height()))
                 .collect(),
         }
+    }
+}
+
+/// Where the charts' time axis ends: the longest run's end, or while its
+/// result is hidden a span that does not tell it (`predict`).
+fn key_end(state: &State) -> f64 {
+    if state.predict.hidden() {
+        state.span_ns()
+    } else {
+        state.end_ns()
     }
 }
 

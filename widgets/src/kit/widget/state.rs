@@ -22,6 +22,7 @@
 
 use super::export::LinkStatus;
 use super::keys::Action;
+use super::predict::Phase;
 use crate::kit::compare::{self, SIDE_NAMES};
 use crate::kit::detail::Work;
 use crate::kit::model::Model;
@@ -77,6 +78,8 @@ pub enum Msg {
     Help(bool),
     /// A shortcut, already stopped from reaching mdBook (see `keys::key_action`).
     Key(Action),
+    /// The page took the reader's prediction (see `predict`).
+    Answered,
 }
 
 pub use super::effects::{Effects, Frames};
@@ -116,6 +119,10 @@ pub struct State {
     pub status: Option<LinkStatus>,
     /// The page clock (ms): `browser::now_ms` in the page.
     now_ms: fn() -> f64,
+    /// Predict-first mode (see `predict`), and how far the cursor has
+    /// been since the prediction.
+    pub predict: Phase,
+    pub furthest_ns: f64,
 }
 
 impl State {
@@ -145,12 +152,15 @@ impl State {
             hover: None,
             status: None,
             now_ms,
+            predict: Phase::Off,
+            furthest_ns: 0.0,
         }
     }
 
     pub fn update(&mut self, spec: &'static WidgetSpec, msg: Msg) -> Effects {
         let slice = matches!(msg, Msg::Slice);
         let effects = self.transition(spec, msg);
+        let effects = self.watch_cursor(effects);
         if !slice && effects.slice == Frames::Keep && !self.busy() && self.wants_replay() {
             // The cursor went where the runs stored no packets: replay them
             // there, a slice per frame (see `kit::detail`).
@@ -163,7 +173,11 @@ impl State {
     }
 
     fn transition(&mut self, spec: &'static WidgetSpec, msg: Msg) -> Effects {
+        if !self.predict.allows(&msg) {
+            return Effects::NONE;
+        }
         match msg {
+            Msg::Answered => self.answer(),
             Msg::Slice => self.simulate_slice(),
             Msg::Frame(ts) => self.frame(ts),
             Msg::PlayPause => self.play_pause(),
@@ -494,7 +508,7 @@ impl State {
             Action::Escape if self.presenter => Msg::Presenter,
             Action::Escape => return None,
             Action::Preset(i) => Msg::Preset(spec.presets.get(i)?.name.to_string()),
-            Action::Scrub(d) => Msg::Seek(self.clock.t_ns + d as f64 * self.clock.end_ns / 50.0),
+            Action::Scrub(d) => Msg::Seek(self.clock.t_ns + d as f64 * self.span_ns() / 50.0),
         })
     }
 

@@ -94,6 +94,16 @@ fn headline(ui: &Ui) -> Html {
         // While runs simulate, the views may show the beginning of the new
         // ones (`side`'s preview): no result yet.
         _ if s.busy() => html! { <p class="tw-headline" aria-hidden="true"></p> },
+        // Predict mode: the result waits for the reader's guess and the run.
+        _ if s.predict.hidden() => html! {
+            <p class="tw-headline tw-hidden-result" data-readout="headline">{
+                if s.predict.locked() {
+                    "Result hidden until you commit a prediction and play the run"
+                } else {
+                    "Play the run to the end to see the result"
+                }
+            }</p>
+        },
         [a, b] => html! {
             <p class="tw-headline tw-compare-headline" data-readout="compare">{ compare::headline(a, b) }</p>
         },
@@ -143,14 +153,14 @@ fn header(ui: &Ui) -> Html {
         <div class="tw-header">
             <span class="tw-title">{ compare::title(ui.spec, s.compare) }</span>
             <label class="tw-preset">{ "Preset " }
-                <select onchange={on_preset} aria-label="Preset (keys 1–9)">
+                <select onchange={on_preset} aria-label="Preset (keys 1–9)" disabled={s.predict.hidden()}>
                     <option value="" selected={s.preset.is_none()} disabled=true>{ "custom" }</option>
                     { for presets }
                 </select>
             </label>
             <span class="tw-tools">
                 <button onclick={link.callback(|_| WidgetMsg::CopyLink)} title="Copy a link to exactly this state">{ "Copy link" }</button>
-                { menus::export_menu(ui) }
+                if !s.predict.hidden() { { menus::export_menu(ui) } }
                 <button class="tw-presenter-button" onclick={link.callback(|_| Msg::Presenter)} aria-pressed={s.presenter.to_string()} title="Presenter mode (f)">{ "Present" }</button>
                 <button onclick={link.callback(|_| Msg::Help(true))} aria-label="Keyboard shortcuts (?)">{ "?" }</button>
             </span>
@@ -219,8 +229,9 @@ fn controls(ui: &Ui) -> Html {
         }
     }
     let n = more.len();
+    // One fieldset, so that predict mode turns every control off at once.
     html! {
-        <>
+        <fieldset class="tw-lock" disabled={s.predict.hidden()}>
             <div class="tw-controls">{ for shown }</div>
             if n > 0 {
                 <details class="tw-more">
@@ -228,7 +239,7 @@ fn controls(ui: &Ui) -> Html {
                     <div class="tw-controls">{ for more }</div>
                 </details>
             }
-        </>
+        </fieldset>
     }
 }
 
@@ -236,11 +247,13 @@ fn controls(ui: &Ui) -> Html {
 /// scrubber under them.
 fn transport(ui: &Ui) -> Html {
     let (s, link) = (ui.state, ui.link);
-    let busy = s.busy();
+    // Before a prediction the cursor stays put (see `predict`).
+    let busy = s.busy() || s.predict.locked();
     let t = s.clock.t_ns;
-    let end = s.clock.end_ns.max(1.0);
+    // Predict mode spans a time that does not tell the run's end.
+    let end = s.span_ns().max(1.0);
     // Both ends of the clock in one unit, the run's (see `units`).
-    let unit = TimeUnit::for_span(s.clock.end_ns);
+    let unit = TimeUnit::for_span(end);
     let on_speed = link.callback(|e: Event| {
         let sel: HtmlSelectElement = e.target_unchecked_into();
         Msg::Speed(parse_f64(&sel.value()).unwrap_or(0.01))
@@ -266,7 +279,11 @@ fn transport(ui: &Ui) -> Html {
     };
     // The clock keeps the width of its last time, the cwnd readout that of
     // five digits, so that neither pushes the transport onto another line.
-    let end_text = unit.format(s.clock.end_ns, 3);
+    let end_text = if s.predict.hidden() {
+        "?".to_string()
+    } else {
+        unit.format(end, 3)
+    };
     let clock_ch = format!("t = {end_text} / {end_text}").chars().count();
     let cwnd = s.cwnd_readout();
     let cwnd_ch = reserved_ch(&cwnd, 5);
@@ -277,7 +294,7 @@ fn transport(ui: &Ui) -> Html {
                 <button onclick={link.callback(|_| Msg::Step(Step::Event))} disabled={busy} title="Step to the next event (s)">{ "Next event" }</button>
                 <button onclick={link.callback(|_| Msg::Step(Step::Ack))} disabled={busy} title="Step to the next ACK (a)">{ "Next ACK" }</button>
                 <button onclick={link.callback(|_| Msg::Step(Step::RoundTrip))} disabled={busy} title="Step one round trip">{ "+1 RTT" }</button>
-                <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} title="Restart (r)">{ "⟲ Restart" }</button>
+                <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} disabled={busy} title="Restart (r)">{ "⟲ Restart" }</button>
                 <label class="tw-speed">{ "Speed " }<select onchange={on_speed} aria-label="Playback speed">{ for speeds }</select></label>
                 <span class="tw-clock" data-readout="clock" style={format!("min-width: {clock_ch}ch")}>{ format!("t = {} / {end_text}", unit.format(t, 3)) }</span>
                 <span class="tw-cwnd-now" data-readout="cwnd" style={format!("min-width: {cwnd_ch}ch")}>{ cwnd }</span>
