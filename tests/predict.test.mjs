@@ -84,7 +84,7 @@ test("a predict widget hides its result until answered and played through, then 
   await w.scrubber.fill("500");
   await page.waitForTimeout(200);
   assert.equal(await holderAttr(page, "guess", "data-revealed"), null);
-  assert.match(await w.readout("headline"), /play the run/i);
+  assert.match(await w.readout("headline"), /hidden/i);
   // Played to the end: revealed.
   await w.locator(".tw-speed select").selectOption("10");
   await w.play();

@@ -383,10 +383,13 @@ pub fn cursor<'a, DB: DrawingBackend + 'a>(
     if f.pal.hide_future {
         // Paper over the faint rest of the run, to the canvas's right edge:
         // the axis may end before the run does (see `hide_future`).
-        chart.draw_series(std::iter::once(Rectangle::new(
-            [(x, 0.0), (x_max * 3.0, y_max)],
+        let area = chart.plotting_area().strip_coord_spec();
+        let (w, h) = area.dim_in_pixel();
+        let from = chart.backend_coord(&(x, 0.0)).0 - area.get_base_pixel().0;
+        area.draw(&Rectangle::new(
+            [(from, 0), (3 * w as i32, h as i32)],
             f.pal.bg.filled(),
-        )))?;
+        ))?;
     }
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(x, 0.0), (x, y_max)],

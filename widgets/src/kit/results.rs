@@ -12,70 +12,83 @@
 
 use sim_core::analysis::Summary;
 
+/// The figures' names, in [`Results::values`]' order: what the page and
+/// the wasm need of [`METRICS`] (the rest stays out of the bundle).
+pub const NAMES: [&str; 9] = [
+    "completion_ms",
+    "rtts",
+    "round_trips",
+    "first_flight_bytes",
+    "first_flight_segments",
+    "retransmits",
+    "goodput_mbps",
+    "max_cwnd",
+    "last_transfer_ms",
+];
+
 /// Each figure's name, unit and meaning, in [`Results::values`]' order.
 pub const METRICS: &[(&str, &str, &str)] = &[
     (
-        "completion_ms",
+        NAMES[0],
         "ms",
         "from the client's SYN to the client reading the last byte",
     ),
     (
-        "rtts",
+        NAMES[1],
         "RTT",
         "completion time in path round-trip propagation delays",
     ),
-    ("round_trips", "", "flights of data the server sent"),
-    ("first_flight_bytes", "B", "bytes in the first flight"),
-    ("first_flight_segments", "", "segments in the first flight"),
-    ("retransmits", "", "segments the server sent again"),
+    (NAMES[2], "", "flights of data the server sent"),
+    (NAMES[3], "B", "bytes in the first flight"),
+    (NAMES[4], "", "segments in the first flight"),
+    (NAMES[5], "", "segments the server sent again"),
     (
-        "goodput_mbps",
+        NAMES[6],
         "Mbit/s",
         "bytes the client read over the completion time (or the run)",
     ),
     (
-        "max_cwnd",
+        NAMES[7],
         "segments",
         "the server's largest congestion window",
     ),
-    (
-        "last_transfer_ms",
-        "ms",
-        "duration of the connection's last transfer",
-    ),
+    (NAMES[8], "ms", "duration of the connection's last transfer"),
 ];
 
-/// One run's figures (see [`METRICS`]); `None` where the run has none
-/// (no completion, no flight).
+/// One run's figures (see [`METRICS`]), NaN where the run has none (no
+/// completion, no flight): plain numbers keep the wasm small.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
-    pub completion_ms: Option<f64>,
-    pub rtts: Option<f64>,
-    pub round_trips: usize,
-    pub first_flight_bytes: Option<u64>,
-    pub first_flight_segments: Option<u32>,
-    pub retransmits: u64,
+    pub completion_ms: f64,
+    pub rtts: f64,
+    pub round_trips: f64,
+    pub first_flight_bytes: f64,
+    pub first_flight_segments: f64,
+    pub retransmits: f64,
     pub goodput_mbps: f64,
-    pub max_cwnd: u32,
-    pub last_transfer_ms: Option<f64>,
+    pub max_cwnd: f64,
+    pub last_transfer_ms: f64,
 }
 
 impl Results {
     /// The figures of a run from its summary, the path's round-trip
     /// propagation delay, the run's end and the bytes the client read.
     pub fn of(summary: &Summary, rtt_ns: f64, end_ns: f64, bytes_read: u64) -> Results {
-        let done = summary.completion.map(|t| t.0 as f64);
+        let done = summary.completion.map_or(f64::NAN, |t| t.0 as f64);
         let first = summary.flights.first();
+        let span = if done.is_nan() { end_ns } else { done };
         Results {
-            completion_ms: done.map(|d| d / 1e6),
-            rtts: done.filter(|_| rtt_ns > 0.0).map(|d| d / rtt_ns),
-            round_trips: summary.round_trips(),
-            first_flight_bytes: first.map(|f| f.bytes),
-            first_flight_segments: first.map(|f| f.segments),
-            retransmits: summary.retransmissions,
-            goodput_mbps: super::headline::goodput_bps(bytes_read, done.unwrap_or(end_ns)) / 1e6,
-            max_cwnd: summary.max_cwnd,
-            last_transfer_ms: (summary.transfers.last()).map(|t| t.duration().0 as f64 / 1e6),
+            completion_ms: done / 1e6,
+            // No path delay: no round trips to count in.
+            rtts: done / rtt_ns,
+            round_trips: summary.round_trips() as f64,
+            first_flight_bytes: first.map_or(f64::NAN, |f| f.bytes as f64),
+            first_flight_segments: first.map_or(f64::NAN, |f| f.segments as f64),
+            retransmits: summary.retransmissions as f64,
+            goodput_mbps: super::headline::goodput_bps(bytes_read, span) / 1e6,
+            max_cwnd: summary.max_cwnd as f64,
+            last_transfer_ms: (summary.transfers.last())
+                .map_or(f64::NAN, |t| t.duration().0 as f64 / 1e6),
         }
     }
 
@@ -92,46 +105,62 @@ impl Results {
     }
 
     /// The figures in [`METRICS`]' order.
-    pub fn values(&self) -> [Option<f64>; 9] {
+    pub fn values(&self) -> [f64; 9] {
         [
             self.completion_ms,
             self.rtts,
-            Some(self.round_trips as f64),
-            self.first_flight_bytes.map(|b| b as f64),
-            self.first_flight_segments.map(f64::from),
-            Some(self.retransmits as f64),
-            Some(self.goodput_mbps),
-            Some(f64::from(self.max_cwnd)),
+            self.round_trips,
+            self.first_flight_bytes,
+            self.first_flight_segments,
+            self.retransmits,
+            self.goodput_mbps,
+            self.max_cwnd,
             self.last_transfer_ms,
         ]
     }
 
-    /// The figure called `name` (see [`METRICS`]).
+    /// The figure called `name` (see [`METRICS`]), if the run has it.
     pub fn get(&self, name: &str) -> Option<f64> {
-        let i = METRICS.iter().position(|m| m.0 == name)?;
-        self.values()[i]
+        let i = NAMES.iter().position(|n| *n == name)?;
+        Some(self.values()[i]).filter(|v| v.is_finite())
     }
 
     /// `{"completion_ms":49.704,...}`: every figure there is, as a JSON
-    /// number (written by hand: the wasm has no serde).
+    /// number.
     pub fn to_json(&self) -> String {
-        let fields: Vec<String> = (METRICS.iter().zip(self.values()))
-            .filter_map(|((name, ..), v)| {
-                let v = v.filter(|v| v.is_finite())?;
-                Some(format!("\"{name}\":{v}"))
-            })
-            .collect();
-        format!("{{{}}}", fields.join(","))
+        let mut out = String::new();
+        for (name, v) in NAMES.iter().zip(self.values()) {
+            if v.is_finite() {
+                field(&mut out, name);
+                out += &v.to_string();
+            }
+        }
+        out + "}"
     }
 }
 
 /// `{"rtt":"7ms",...}`: each parameter's value as a link writes it (see
 /// `url_state`), so that `data-rtt="7ms"` on a placeholder runs it again.
+/// The text is the catalogue's (numbers, units, choice names): no quotes
+/// to escape.
 pub fn values_json(spec: &widget_catalogue::WidgetSpec, values: &[f64]) -> String {
-    let fields: Vec<String> = (spec.params.iter().zip(values))
-        .map(|(p, v)| format!("\"{}\":\"{}\"", p.name, p.exact_text(*v).replace('"', "")))
-        .collect();
-    format!("{{{}}}", fields.join(","))
+    let mut out = String::new();
+    for (p, v) in spec.params.iter().zip(values) {
+        field(&mut out, p.name);
+        out.push('"');
+        out += &p.exact_text(*v);
+        out.push('"');
+    }
+    out + "}"
+}
+
+/// Starts field `name` of a JSON object written by hand (the wasm has no
+/// serde); the caller adds its value, and closes the object.
+fn field(out: &mut String, name: &str) {
+    out.push(if out.is_empty() { '{' } else { ',' });
+    out.push('"');
+    out.push_str(name);
+    out.push_str("\":");
 }
 
 #[cfg(test)]
@@ -155,24 +184,24 @@ mod tests {
         let s = analysis::summarize(&run);
         let r = Results::of_run(&run);
         let done = s.completion.expect("seed 004 completes").0 as f64;
-        assert_eq!(r.completion_ms, Some(done / 1e6));
-        assert_eq!(r.rtts, Some(done / run.scenario.path.rtt().0 as f64));
-        assert_eq!(r.round_trips, s.flights.len());
-        assert_eq!(r.round_trips, 6, "512 KiB from initcwnd 10");
-        assert_eq!(r.first_flight_segments, Some(s.flights[0].segments));
-        assert_eq!(r.first_flight_segments, Some(10));
-        assert_eq!(r.first_flight_bytes, Some(s.flights[0].bytes));
-        assert_eq!(r.retransmits, s.retransmissions);
+        assert_eq!(r.completion_ms, done / 1e6);
+        assert_eq!(r.rtts, done / run.scenario.path.rtt().0 as f64);
+        assert_eq!(r.round_trips, s.flights.len() as f64);
+        assert_eq!(r.round_trips, 6.0, "512 KiB from initcwnd 10");
+        assert_eq!(r.first_flight_segments, s.flights[0].segments as f64);
+        assert_eq!(r.first_flight_segments, 10.0);
+        assert_eq!(r.first_flight_bytes, s.flights[0].bytes as f64);
+        assert_eq!(r.retransmits, s.retransmissions as f64);
         // The largest cwnd is at least the last, and the trace's own maximum.
         let trace_max = analysis::cwnd_series(&run.trace, sim_core::segment::Side::Server, 10)
             .into_iter()
             .map(|(_, c)| c)
             .max()
             .unwrap();
-        assert_eq!(r.max_cwnd, trace_max);
-        assert!(r.max_cwnd >= s.final_cwnd.unwrap());
+        assert_eq!(r.max_cwnd, trace_max as f64);
+        assert!(r.max_cwnd >= s.final_cwnd.unwrap() as f64);
         let last = s.transfers.last().unwrap();
-        assert_eq!(r.last_transfer_ms, Some(last.duration().0 as f64 / 1e6));
+        assert_eq!(r.last_transfer_ms, last.duration().0 as f64 / 1e6);
         // 512 KiB read over the completion time.
         let want = last.bytes as f64 * 8.0 / (done / 1e9) / 1e6;
         assert!((r.goodput_mbps - want).abs() < 1e-9 * want, "{r:?}");
@@ -182,7 +211,7 @@ mod tests {
     fn figures_read_by_name_and_as_json() {
         let r = Results::of_run(&seed_004());
         assert_eq!(r.get("round_trips"), Some(6.0));
-        assert_eq!(r.get("max_cwnd"), Some(r.max_cwnd as f64));
+        assert_eq!(r.get("max_cwnd"), Some(r.max_cwnd));
         assert_eq!(r.get("nonsense"), None);
         let json = r.to_json();
         assert!(json.starts_with("{\"completion_ms\":"), "{json}");
@@ -191,11 +220,12 @@ mod tests {
         assert_eq!(json.matches(':').count(), METRICS.len(), "{json}");
         // A run that did not complete leaves out what it has not.
         let none = Results {
-            completion_ms: None,
-            rtts: None,
-            last_transfer_ms: None,
+            completion_ms: f64::NAN,
+            rtts: f64::NAN,
+            last_transfer_ms: f64::NAN,
             ..r
         };
+        assert_eq!(none.get("rtts"), None);
         let json = none.to_json();
         assert!(!json.contains("completion_ms") && !json.contains("rtts"));
         assert!(json.starts_with("{\"round_trips\":6,"), "{json}");

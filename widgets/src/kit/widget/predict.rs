@@ -108,16 +108,14 @@ impl State {
 /// four round trips, so it grows in a few steps as the run plays and never
 /// tells where the run ends.
 pub fn blind_span(furthest_ns: f64, rtt_ns: f64) -> f64 {
-    let want = (furthest_ns * 1.25).max(4.0 * rtt_ns).max(1e3);
-    let mut step = 1e3;
-    loop {
-        for k in [1.0, 2.0, 5.0] {
-            if step * k >= want {
-                return step * k;
-            }
-        }
-        step *= 10.0;
+    let want = (furthest_ns * 1.25).max(4.0 * rtt_ns);
+    // 1 µs, 2, 5, 10, 20, 50…: exact in binary all the way.
+    let (mut span, mut k) = (1e3, 0);
+    while span < want {
+        span *= if k % 3 == 1 { 2.5 } else { 2.0 };
+        k += 1;
     }
+    span
 }
 
 #[cfg(test)]

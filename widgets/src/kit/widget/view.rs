@@ -83,6 +83,9 @@ pub fn widget(ui: &Ui, root: NodeRef) -> Html {
     }
 }
 
+/// The headline of a predict widget before the reveal (see `predict`).
+const HIDDEN: &str = "Result hidden: predict it, then play the run to the end";
+
 /// The run's result in one line, once it is in (see `kit::headline`); in
 /// compare mode, what differs between the two runs. The line is there
 /// while runs simulate too, empty, so that nothing under it moves.
@@ -96,13 +99,7 @@ fn headline(ui: &Ui) -> Html {
         _ if s.busy() => html! { <p class="tw-headline" aria-hidden="true"></p> },
         // Predict mode: the result waits for the reader's guess and the run.
         _ if s.predict.hidden() => html! {
-            <p class="tw-headline tw-hidden-result" data-readout="headline">{
-                if s.predict.locked() {
-                    "Result hidden until you commit a prediction and play the run"
-                } else {
-                    "Play the run to the end to see the result"
-                }
-            }</p>
+            <p class="tw-headline" data-readout="headline">{ HIDDEN }</p>
         },
         [a, b] => html! {
             <p class="tw-headline tw-compare-headline" data-readout="compare">{ compare::headline(a, b) }</p>
@@ -294,7 +291,7 @@ fn transport(ui: &Ui) -> Html {
                 <button onclick={link.callback(|_| Msg::Step(Step::Event))} disabled={busy} title="Step to the next event (s)">{ "Next event" }</button>
                 <button onclick={link.callback(|_| Msg::Step(Step::Ack))} disabled={busy} title="Step to the next ACK (a)">{ "Next ACK" }</button>
                 <button onclick={link.callback(|_| Msg::Step(Step::RoundTrip))} disabled={busy} title="Step one round trip">{ "+1 RTT" }</button>
-                <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} disabled={busy} title="Restart (r)">{ "⟲ Restart" }</button>
+                <button class="tw-restart" onclick={link.callback(|_| Msg::Restart)} title="Restart (r)">{ "⟲ Restart" }</button>
                 <label class="tw-speed">{ "Speed " }<select onchange={on_speed} aria-label="Playback speed">{ for speeds }</select></label>
                 <span class="tw-clock" data-readout="clock" style={format!("min-width: {clock_ch}ch")}>{ format!("t = {} / {end_text}", unit.format(t, 3)) }</span>
                 <span class="tw-cwnd-now" data-readout="cwnd" style={format!("min-width: {cwnd_ch}ch")}>{ cwnd }</span>
