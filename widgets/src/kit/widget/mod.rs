@@ -361,7 +361,7 @@ impl Widget {
             y_top: self
                 .state
                 .models()
-                .map(|m| views::y_top(view, m))
+                .map(|m| self.state.y_top(view, m))
                 .fold(f64::NAN, f64::max),
         });
         let look = self.state.look;

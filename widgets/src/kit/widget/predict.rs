@@ -11,11 +11,14 @@
 //! While hidden the widget shows no figure of the result (headline,
 //! readouts, "Details", exports), draws nothing after the time cursor and
 //! puts the charts on a time axis grown from how far the cursor has been,
-//! not from the run's end; the controls stay off so that the guess is
+//! not from the run's end (the cwnd chart's y axis likewise from the cwnd
+//! seen, not the largest); the controls stay off so that the guess is
 //! about the setting the page shows. Only the page's own answer unlocks
 //! (a link's cursor does not count as played).
 
 use super::state::{Effects, Msg, State};
+use crate::kit::model::Model;
+use crate::kit::views::{self, View};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Phase {
@@ -101,6 +104,17 @@ impl State {
             .map_or(0, |m| m.path.downlink.delay_ns + m.path.uplink.delay_ns);
         blind_span(self.furthest_ns, rtt as f64)
     }
+
+    /// The top of `view`'s y axis for `m`: its own, but while the result is
+    /// hidden the cwnd chart's grows from the cwnd the cursor has seen (its
+    /// own is the largest cwnd, with a fifth to spare).
+    pub fn y_top(&self, view: View, m: &Model) -> f64 {
+        if !(self.predict.hidden() && view == View::Window) {
+            return views::y_top(view, m);
+        }
+        let seen = m.cwnd_at(self.furthest_ns).max(m.cwnd_at(self.clock.t_ns));
+        round_up(2.0 * seen as f64)
+    }
 }
 
 /// The time axis while the result is hidden: a round 1–2–5 span past the
@@ -108,14 +122,18 @@ impl State {
 /// four round trips, so it grows in a few steps as the run plays and never
 /// tells where the run ends.
 pub fn blind_span(furthest_ns: f64, rtt_ns: f64) -> f64 {
-    let want = (furthest_ns * 1.25).max(4.0 * rtt_ns);
-    // 1 µs, 2, 5, 10, 20, 50…: exact in binary all the way.
-    let (mut span, mut k) = (1e3, 0);
-    while span < want {
-        span *= if k % 3 == 1 { 2.5 } else { 2.0 };
+    round_up((furthest_ns * 1.25).max(4.0 * rtt_ns).max(1e3))
+}
+
+/// The smallest of 1, 2, 5, 10, 20, 50… at least `want` (exact in binary
+/// all the way).
+fn round_up(want: f64) -> f64 {
+    let (mut v, mut k) = (1.0, 0);
+    while v < want {
+        v *= if k % 3 == 1 { 2.5 } else { 2.0 };
         k += 1;
     }
-    span
+    v
 }
 
 #[cfg(test)]
@@ -153,8 +171,10 @@ mod tests {
             assert_eq!(s.update(spec, m.clone()), Effects::NONE, "{m:?}");
         }
         assert!(!s.clock.playing && s.clock.t_ns == 0.0);
-        // The axis does not tell where the run ends.
+        // The axes tell neither where the run ends nor its largest cwnd.
         assert_eq!(s.span_ns(), blind_span(0.0, 7e6));
+        let m = s.models().next().unwrap().clone();
+        assert_eq!(s.y_top(View::Window, &m), 20.0, "twice initcwnd 10");
         assert!(s.update(spec, Msg::Answered).render);
         assert_eq!(s.predict, Phase::Answered);
         assert_eq!(s.update(spec, Msg::Set(0, 1.0)), Effects::NONE);
@@ -176,6 +196,7 @@ mod tests {
         }
         assert_eq!(s.predict, Phase::Revealed);
         assert_eq!(s.span_ns(), end);
+        assert_eq!(s.y_top(View::Window, &m), views::y_top(View::Window, &m));
         // Then it is an ordinary widget.
         let i = spec
             .params
@@ -193,6 +214,9 @@ mod tests {
         assert_eq!(blind_span(41e6, 7e6), 100e6);
         assert_eq!(blind_span(100e6, 7e6), 200e6);
         assert_eq!(blind_span(0.0, 0.0), 1e3);
+        assert_eq!(round_up(20.0), 20.0);
+        assert_eq!(round_up(21.0), 50.0);
+        assert_eq!(round_up(0.0), 1.0);
     }
 
     #[test]
