@@ -75,6 +75,16 @@ test("a predict widget hides its result until answered and played through, then 
   await page.waitForTimeout(200);
   assert.match(await w.clockText(), /^t = 0\.000 /);
   assert.equal(await holderAttr(page, "guess", "data-results"), null, "no results before the reveal");
+  // Hovering a chart after the cursor reads nothing out.
+  const hoverAt = async (fx) => {
+    const box = await w.canvas("cwnd").boundingBox();
+    await page.mouse.move(box.x + fx * box.width, box.y + box.height / 2);
+    await page.waitForTimeout(200);
+    const n = await w.locator("[data-readout=hover]").count();
+    await page.mouse.move(0, 0);
+    return n;
+  };
+  assert.equal(await hoverAt(0.7), 0, "no hover readout of the future");
 
   // The page takes the prediction (on the custom element, which forwards it).
   await page.evaluate(() => document.getElementById("guess").setAttribute("answered", "5"));
@@ -95,6 +105,8 @@ test("a predict widget hides its result until answered and played through, then 
   assert.match(await w.readout("headline"), /^Done in .* then 6 flights/);
   assert.match(await w.readout("completion"), /\d/);
   assert.ok(!(await w.slider("rtt").range.isDisabled()), "the controls are the reader's again");
+  await w.restart();
+  assert.equal(await hoverAt(0.7), 1, "hover reads out again");
   assert.equal(await w.exportMenu.count(), 1);
   const values = JSON.parse(await holderAttr(page, "guess", "data-values"));
   assert.equal(values.rtt, await w.slider("rtt").text.inputValue(), JSON.stringify(values));

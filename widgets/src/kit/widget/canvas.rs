@@ -30,10 +30,13 @@ pub fn canvas(
     };
     let hover = state
         .hover
-        .filter(|&(hk, hs, _, _)| (hk, hs) == (k, slot))
+        // While the result is hidden (`predict`), nothing after the cursor.
+        .filter(|&(hk, hs, t, _)| {
+            (hk, hs) == (k, slot) && (t <= state.clock.t_ns || !state.predict.hidden())
+        })
         .and_then(|(_, _, t, fx)| {
             let m = state.sides.get(k)?.model.as_ref()?;
-            let unit = TimeUnit::for_span(state.clock.end_ns);
+            let unit = TimeUnit::for_span(state.span_ns());
             // Beside the pointer, on the side with more room.
             let pct = (fx * 100.0).clamp(0.0, 100.0);
             // Wrapping inside the canvas where it is narrow (a phone).
