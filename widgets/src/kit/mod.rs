@@ -11,6 +11,7 @@ pub mod headline;
 pub mod model;
 pub mod mount;
 pub mod panels;
+pub mod results;
 pub mod scenario;
 pub mod side;
 pub mod transport;
