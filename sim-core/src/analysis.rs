@@ -101,6 +101,9 @@ pub struct Summary {
     pub retransmissions: u64,
     pub drops: u64,
     pub final_cwnd: Option<u32>,
+    /// The server's largest cwnd (segments) over the run, its initcwnd
+    /// included: a figure the book's exercises ask about.
+    pub max_cwnd: u32,
     pub timed_out: bool,
     pub transfers: Vec<TransferTiming>,
 }
@@ -117,6 +120,7 @@ pub fn summarize(run: &RunResult) -> Summary {
     let mut retransmissions = 0;
     let mut drops = 0;
     let mut final_cwnd = None;
+    let mut max_cwnd = run.scenario.server.sender.initcwnd;
     for r in run.trace.flow_records(0) {
         match r.event {
             TraceEvent::SegmentSent {
@@ -130,7 +134,10 @@ pub fn summarize(run: &RunResult) -> Summary {
                 side: Side::Server,
                 new,
                 ..
-            } => final_cwnd = Some(new),
+            } => {
+                final_cwnd = Some(new);
+                max_cwnd = max_cwnd.max(new);
+            }
             _ => {}
         }
     }
@@ -141,6 +148,7 @@ pub fn summarize(run: &RunResult) -> Summary {
         retransmissions,
         drops,
         final_cwnd,
+        max_cwnd,
         timed_out: !matches!(run.outcome, Outcome::Completed { .. }),
         transfers: transfers(&run.trace),
     }

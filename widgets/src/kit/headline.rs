@@ -56,7 +56,7 @@ impl Headline {
             None => {
                 let span_ns = m.end_ns.max(1.0);
                 Headline::Running {
-                    goodput_bps: m.throughput.total_bytes() as f64 * 8.0 / (span_ns / 1e9),
+                    goodput_bps: goodput_bps(m.throughput.total_bytes(), span_ns),
                     span_ns,
                     link_bps: m.throughput.link_bps,
                     retransmissions: m.summary.retransmissions,
@@ -114,6 +114,12 @@ impl Headline {
             }
         }
     }
+}
+
+/// Bytes the client read over `span_ns`, in bit/s (the headline's and
+/// `results`' goodput).
+pub fn goodput_bps(bytes: u64, span_ns: f64) -> f64 {
+    bytes as f64 * 8.0 / (span_ns.max(1.0) / 1e9)
 }
 
 /// A rate in Mbit/s to three significant digits ("85.2 Mbit/s"), one unit
