@@ -227,18 +227,27 @@ pub fn expand(
     ctx: &mut teach::Ctx,
 ) -> std::result::Result<String, String> {
     let mut out = String::with_capacity(content.len());
-    let mut index = 0;
+    // Widgets are numbered in page order, `slow-start-1`, `slow-start-2`…;
+    // predictions in a sequence of their own, `slow-start-predict-1`, so
+    // that adding one to a chapter does not renumber the others, whose ids
+    // readers' links carry (`?slow-start-2.rtt=30ms`).
+    let (mut index, mut predictions) = (0, 0);
     let mut place = |directive: &Directive, out: &mut String, line: usize, source: &str| {
         let fig = match directive.predict {
             Some(_) => None,
             None => Some(figure(directive).map_err(|e| format!("{line}: in `{source}`: {e}"))?),
         };
-        index += 1;
-        if index == 1 {
+        if index + predictions == 0 {
             out.push_str(render::PRELOAD);
         }
-        let id = format!("{}-{index}", directive.widget.name);
-        let html = render::placeholder(directive, index, fig.as_ref(), path_to_root);
+        let id = if directive.predict.is_some() {
+            predictions += 1;
+            format!("{}-predict-{predictions}", directive.widget.name)
+        } else {
+            index += 1;
+            format!("{}-{index}", directive.widget.name)
+        };
+        let html = render::placeholder(directive, &id, fig.as_ref(), path_to_root);
         std::result::Result::<_, String>::Ok((id, html))
     };
     for piece in parse_chapter(content)? {

@@ -88,8 +88,8 @@ fn the_found_solution_is_the_smallest_that_meets_the_goal() {
     assert!(rt(initcwnd) <= 4.0);
     assert!(rt(initcwnd - 1.0) > 4.0);
     // Its widget is placed inside the exercise, with its own id.
-    assert!(ex.contains("data-for=\"slow-start-3\""), "{ex}");
-    assert!(ex.contains("<div class=\"tcp-widget\" id=\"slow-start-3\""));
+    assert!(ex.contains("data-for=\"slow-start-1\""), "{ex}");
+    assert!(ex.contains("<div class=\"tcp-widget\" id=\"slow-start-1\""));
     // Hints start hidden; the task's Markdown is rendered.
     assert_eq!(ex.matches("<div class=\"tw-hint\" hidden>").count(), 2);
     assert!(ex.contains("<strong>4</strong>"));
@@ -102,7 +102,7 @@ fn the_found_solution_is_the_smallest_that_meets_the_goal() {
 fn a_prediction_hides_its_answer_and_its_figure() {
     let (out, _) = build("teach-kit.md");
     let html = out.unwrap();
-    let first = &html[..html.find("id=\"slow-start-2\"").unwrap()];
+    let first = &html[..html.find("id=\"slow-start-predict-2\"").unwrap()];
     assert!(first.contains("<form class=\"tw-predict\" id=\"predict-1\""));
     assert!(first.contains("data-predict=\"round_trips\""));
     // No drawing of the run, and no number from it, before the reader answers.
@@ -126,13 +126,15 @@ fn a_seed_table_runs_the_case_in_its_kernels_and_today() {
     let html = out.unwrap();
     let table = &html[html.find("<div class=\"tw-seed-table\">").unwrap()..];
     let dir = measure::scenario_dir(&root());
-    let (seed, kernels) = measure::scenario_run(&dir, "seed-004-512k-7ms.toml", None).unwrap();
-    let (today, _) = measure::scenario_run(
+    let seed = measure::scenario_run(&dir, "seed-004-512k-7ms.toml", None).unwrap();
+    let today = measure::scenario_run(
         &dir,
         "seed-004-512k-7ms.toml",
         Some(sim_core::config::Kernel::Today),
     )
     .unwrap();
+    let kernels = seed.kernels.clone();
+    let (seed, today) = (seed.results, today.results);
     let cell = |v: f64| format!("{v:.1} ms");
     assert!(
         table.contains(&format!(

@@ -39,13 +39,20 @@ pub fn scenario_dir(book_root: &std::path::Path) -> std::path::PathBuf {
     book_root.join("scenarios")
 }
 
-/// A scenario file run as `tcpsim run FILE [--kernel K]` runs it, and the
-/// kernels its hosts ran (`5.5 / 4.18`, or one name when alike).
+/// What a scenario file's run came to: its results, its flights and the
+/// kernels its hosts ran (`server 4.18, client 5.5`, or one name when alike).
+pub struct ScenarioRun {
+    pub results: Results,
+    pub summary: sim_core::analysis::Summary,
+    pub kernels: String,
+}
+
+/// A scenario file run as `tcpsim run FILE [--kernel K]` runs it.
 pub fn scenario_run(
     dir: &std::path::Path,
     file: &str,
     kernel: Option<Kernel>,
-) -> Result<(Results, String), String> {
+) -> Result<ScenarioRun, String> {
     if file.contains('/') || file.contains('\\') || !file.ends_with(".toml") {
         return Err(format!(
             "`{file}`: name a file in scenarios/, like seed-004-512k-7ms.toml"
@@ -67,11 +74,31 @@ pub fn scenario_run(
     };
     let run =
         sim_core::sim::run(&scenario).map_err(|e| format!("{file}: the simulation failed: {e}"))?;
-    Ok((Results::of_run(&run), kernels))
+    Ok(ScenarioRun {
+        results: Results::of_run(&run),
+        summary: sim_core::analysis::summarize(&run),
+        kernels,
+    })
 }
 
-/// A metric's value, or an error naming what the run lacks.
-pub fn get(r: &Results, metric: &str) -> Result<f64, String> {
-    r.get(metric)
+/// A metric's value, or an error naming what the run lacks. Besides the
+/// results every widget reports, `flight:N` is the bytes of the N-th flight.
+pub fn get(r: &ScenarioRun, metric: &str) -> Result<f64, String> {
+    if let Some(n) = metric.strip_prefix("flight:") {
+        let n: usize = n
+            .parse()
+            .map_err(|_| format!("`{metric}`: flight numbers start at 1"))?;
+        return (n.checked_sub(1).and_then(|i| r.summary.flights.get(i)))
+            .map(|f| f.bytes as f64)
+            .ok_or_else(|| format!("the run has no flight {n}"));
+    }
+    r.results
+        .get(metric)
         .ok_or_else(|| format!("the run reports no `{metric}` (did the transfer complete?)"))
+}
+
+/// Whether `metric` names something [`get`] can read.
+pub fn is_known(metric: &str) -> bool {
+    known().contains(&metric)
+        || (metric.strip_prefix("flight:")).is_some_and(|n| n.parse::<usize>().is_ok_and(|n| n > 0))
 }

@@ -42,7 +42,11 @@ struct Row {
 
 /// A simulated figure as the page prints it, in its metric's unit.
 pub fn format_value(metric: &str, v: f64) -> String {
-    let unit = measure::unit(metric);
+    let unit = if metric.starts_with("flight:") {
+        "bytes"
+    } else {
+        measure::unit(metric)
+    };
     match unit {
         "ms" => format!("{v:.1} ms"),
         "Mbit/s" => format!("{v:.1} Mbit/s"),
@@ -70,16 +74,16 @@ pub fn render(b: &Block, root: &Path) -> Result<String, String> {
     );
     for (i, row) in body.row.iter().enumerate() {
         let at = |e: String| format!("row {}: {e}", i + 1);
-        if !known.contains(&row.metric.as_str()) {
+        if !measure::is_known(&row.metric) {
             return Err(at(format!(
-                "unknown metric `{}` (known: {})",
+                "unknown metric `{}` (known: {}, flight:N)",
                 row.metric,
                 known.join(", ")
             )));
         }
-        let (seed, seed_kernels) = measure::scenario_run(&dir, &row.scenario, None).map_err(at)?;
-        let (today, _) =
-            measure::scenario_run(&dir, &row.scenario, Some(Kernel::Today)).map_err(at)?;
+        let seed = measure::scenario_run(&dir, &row.scenario, None).map_err(at)?;
+        let today = measure::scenario_run(&dir, &row.scenario, Some(Kernel::Today)).map_err(at)?;
+        let seed_kernels = seed.kernels.clone();
         let seed_v = measure::get(&seed, &row.metric).map_err(at)?;
         let today_v = measure::get(&today, &row.metric).map_err(at)?;
         out.push_str(&format!(
