@@ -92,7 +92,7 @@ pub fn placeholder(d: &Directive, id: &str, fig: Option<&FigureRef>, path_to_roo
     let Some(fig) = fig else {
         return format!(
             "\n<div class=\"tcp-widget\" id=\"{id}\" data-widget=\"{name}\"{attrs} role=\"region\" aria-label=\"{title} (interactive simulation)\">\n\
-             <p class=\"tcp-widget-loading\">Loading the interactive simulation… (its results stay hidden until you have made your prediction; it needs JavaScript and WebAssembly)</p>\n\
+             <p class=\"tcp-widget-loading tw-predict-note\">This simulation asks for your prediction first, so it has no picture of its run; it needs JavaScript and WebAssembly.</p>\n\
              </div>\n",
             name = escape(d.widget.name),
             id = escape(id),
