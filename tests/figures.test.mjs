@@ -17,9 +17,11 @@ after(async () => env && (await env.close()));
 const SRC_DIR = join(import.meta.dirname, "..", "src");
 const FIGURES = ".tcp-widget[data-widget] > figure.tw-static img";
 
-/// Directives per chapter page, read from the Markdown the way the
+/// Figures per chapter page, read from the Markdown the way the
 /// preprocessor reads it: a `{{#widget` line outside fenced code blocks
-/// (inline code and `\{{#widget` stay text, and cannot start a line of their own).
+/// (inline code and `\{{#widget` stay text, and cannot start a line of their
+/// own), except a prediction's (`predict=`: a drawing of its run would give
+/// the answer away), and an exercise's widget (`{{#exercise`).
 function directivesByPage() {
   const pages = {};
   for (const file of readdirSync(SRC_DIR).filter((f) => f.endsWith(".md") && f !== "SUMMARY.md")) {
@@ -32,7 +34,7 @@ function directivesByPage() {
         continue;
       }
       if (t.startsWith("```") || t.startsWith("~~~")) fence = t.slice(0, 3);
-      else if (t.startsWith("{{#widget")) count++;
+      else if ((t.startsWith("{{#widget") && !/ predict=/.test(t)) || t.startsWith("{{#exercise")) count++;
     }
     if (count > 0) pages[file.replace(/\.md$/, ".html")] = count;
   }
@@ -102,7 +104,7 @@ test("without JavaScript every chapter with a widget shows its figures, loaded a
     assert.equal(figures.length, count, `figures on ${path}`);
     for (const f of figures) assert.ok(f.loaded && f.shown && f.inColumn, `${path}: ${JSON.stringify(f)}`);
     // Only the figure: no promise of a simulation that will never load.
-    assert.ok(!(await visibility(page, ".tcp-widget-loading")).includes(true), `loading line on ${path}`);
+    assert.ok(!(await visibility(page, ".tcp-widget-loading:not(.tw-predict-note)")).includes(true), `loading line on ${path}`);
     for (const caption of await page.locator(".tw-static figcaption").allInnerTexts()) {
       assert.match(caption, /^Figure: .*when this book was built\. .*needs JavaScript and WebAssembly\.$/s);
     }
@@ -134,10 +136,10 @@ test("on screen the figure stands in until the widget mounts, then hides; print 
   const visible = (sel) => visibility(page, sel);
   const count = PAGES["slow-start.html"];
   assert.deepEqual(await visible(".tcp-widget > .tw-static"), Array(count).fill(false), "figures hidden once mounted");
-  assert.deepEqual(await visible(".tcp-widget > .tw-live"), Array(count).fill(true), "live widgets shown");
+  assert.deepEqual(await visible(".tcp-widget:not([data-predict]) > .tw-live"), Array(count).fill(true), "live widgets shown");
   await page.emulateMedia({ media: "print" });
   assert.deepEqual(await visible(".tcp-widget > .tw-static"), Array(count).fill(true), "figures in print");
-  assert.deepEqual(await visible(".tcp-widget > .tw-live"), Array(count).fill(false), "no live widget in print");
+  assert.deepEqual(await visible(".tcp-widget:not([data-predict]) > .tw-live"), Array(count).fill(false), "no live widget in print");
   assert.deepEqual(problems.console, []);
   await close();
 });

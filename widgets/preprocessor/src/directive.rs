@@ -7,6 +7,9 @@ use widget_catalogue::WidgetSpec;
 pub struct Directive {
     pub widget: &'static WidgetSpec,
     pub args: Vec<(String, String)>,
+    /// Predict first: the results stay hidden until the reader answers
+    /// (`predict="…" answer=METRIC`, see `crate::teach::predict`).
+    pub predict: Option<crate::teach::predict::Predict>,
 }
 
 /// Why a directive was rejected. `key` is the offending parameter, if one is to blame.
@@ -35,43 +38,65 @@ pub fn parse(body: &str) -> Result<Directive, DirectiveError> {
             widget_catalogue::widget_names().join(", ")
         ),
     })?;
-    let mut args: Vec<(String, String)> = Vec::new();
-    for word in words {
-        let Some((key, value)) = word.split_once('=') else {
-            return Err(DirectiveError {
-                key: Some(word.to_string()),
-                message: "expected key=value".into(),
-            });
-        };
-        if args.iter().any(|(k, _)| k == key) {
-            return Err(DirectiveError {
-                key: Some(key.to_string()),
-                message: "given twice".into(),
-            });
-        }
+    let rest = body.trim_start()[name.len()..].to_string();
+    let mut args = split_args(&rest)?;
+    let predict =
+        crate::teach::predict::take(&mut args).map_err(|(key, message)| DirectiveError {
+            key: Some(key),
+            message,
+        })?;
+    for (key, value) in &args {
         widget.check(key, value).map_err(|e| DirectiveError {
             key: Some(e.key),
             message: e.message,
         })?;
-        args.push((key.to_string(), value.to_string()));
     }
     widget.check_together(&args).map_err(|e| DirectiveError {
         key: Some(e.key),
         message: e.message,
     })?;
-    Ok(Directive { widget, args })
+    Ok(Directive {
+        widget,
+        args,
+        predict,
+    })
 }
 
-/// One piece of a chapter after scanning: text to keep, or a directive.
+/// One piece of a chapter after scanning: text to keep, a widget, or one of
+/// the teaching kit's directives (see `crate::teach`).
 #[derive(Debug, PartialEq, Eq)]
 pub enum Piece<'a> {
     Text(&'a str),
-    /// The directive's full text (for messages) and its inside.
+    /// A `{{#widget …}}`: the directive's full text (for messages) and its inside.
     Directive {
         source: &'a str,
         body: &'a str,
         line: usize,
     },
+    /// A teaching directive: `{{#NAME args}}` alone on a line, and for a
+    /// block one ([`BLOCKS`]) the lines up to `{{/NAME}}`, its body.
+    Teach {
+        name: &'a str,
+        args: &'a str,
+        body: &'a str,
+        source: &'a str,
+        line: usize,
+    },
+}
+
+/// Teaching directives with a body, closed by `{{/NAME}}` on a line of its own.
+pub const BLOCKS: &[&str] = &["exercise", "quiz", "machine", "notes", "seed-table"];
+/// Teaching directives on one line.
+pub const LINES: &[&str] = &["instructor-sheet"];
+
+/// The teaching directive a line opens, if it is one: its name and the
+/// text after `{{#NAME`.
+fn teach_open(trimmed: &str) -> Option<(&'static str, &str)> {
+    let rest = trimmed.strip_prefix("{{#")?;
+    BLOCKS.iter().chain(LINES).find_map(|name| {
+        let after = rest.strip_prefix(name)?;
+        (after.starts_with(' ') || after.starts_with("}}")).then_some((*name, after))
+    })
 }
 
 /// Splits a chapter into text and directives, leaving alone directives inside
@@ -80,28 +105,127 @@ pub enum Piece<'a> {
 pub fn scan(content: &str) -> Result<Vec<Piece<'_>>, (usize, String)> {
     let mut pieces = Vec::new();
     let mut fence: Option<&str> = None;
-    let mut offset = 0;
-    for (lineno, line) in content.split_inclusive('\n').enumerate() {
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    let mut offsets = Vec::with_capacity(lines.len() + 1);
+    let mut at = 0;
+    for l in &lines {
+        offsets.push(at);
+        at += l.len();
+    }
+    offsets.push(at);
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
         let trimmed = line.trim_start();
         if let Some(f) = fence {
             if trimmed.starts_with(f) {
                 fence = None;
             }
             pieces.push(Piece::Text(line));
-            offset += line.len();
+            i += 1;
             continue;
         }
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fence = Some(&trimmed[..3]);
             pieces.push(Piece::Text(line));
-            offset += line.len();
+            i += 1;
             continue;
         }
-        scan_line(line, lineno + 1, &mut pieces)?;
-        offset += line.len();
+        if let Some((name, after)) = teach_open(trimmed) {
+            let lineno = i + 1;
+            let Some(close) = after.find("}}") else {
+                return Err((
+                    lineno,
+                    format!(
+                        "`{}` is not closed with `}}}}` on the same line",
+                        trimmed.trim_end()
+                    ),
+                ));
+            };
+            if !after[close + 2..].trim().is_empty() {
+                return Err((
+                    lineno,
+                    format!(
+                        "`{{{{#{name}{}}}}}` must stand on a line of its own",
+                        &after[..close]
+                    ),
+                ));
+            }
+            let source = trimmed[..3 + name.len() + close + 2].trim_end();
+            let args = &after[..close];
+            if !BLOCKS.contains(&name) {
+                pieces.push(Piece::Teach {
+                    name,
+                    args,
+                    body: "",
+                    source,
+                    line: lineno,
+                });
+                i += 1;
+                continue;
+            }
+            let end_tag = format!("{{{{/{name}}}}}");
+            let Some(end) = (i + 1..lines.len()).find(|&j| lines[j].trim() == end_tag) else {
+                return Err((
+                    lineno,
+                    format!("`{source}` has no `{end_tag}` line to close it"),
+                ));
+            };
+            let body = &content[offsets[i + 1]..offsets[end]];
+            pieces.push(Piece::Teach {
+                name,
+                args,
+                body,
+                source,
+                line: lineno,
+            });
+            i = end + 1;
+            continue;
+        }
+        scan_line(line, i + 1, &mut pieces)?;
+        i += 1;
     }
-    let _ = offset;
     Ok(pieces)
+}
+
+/// Splits `key=value key="a value with spaces"` into pairs. A value in
+/// double quotes runs to the next double quote (no escapes: the text is a
+/// sentence, and `&quot;` is there for a quote inside).
+pub fn split_args(s: &str) -> Result<Vec<(String, String)>, DirectiveError> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut rest = s.trim_start();
+    while !rest.is_empty() {
+        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let Some(eq) = rest[..word_end].find('=') else {
+            return Err(DirectiveError {
+                key: Some(rest[..word_end].to_string()),
+                message: "expected key=value".into(),
+            });
+        };
+        let key = &rest[..eq];
+        let after = &rest[eq + 1..];
+        let (value, next) = if let Some(quoted) = after.strip_prefix('"') {
+            let Some(close) = quoted.find('"') else {
+                return Err(DirectiveError {
+                    key: Some(key.to_string()),
+                    message: "the quoted value has no closing `\"`".into(),
+                });
+            };
+            (&quoted[..close], &quoted[close + 1..])
+        } else {
+            let end = after.find(char::is_whitespace).unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        if out.iter().any(|(k, _)| k == key) {
+            return Err(DirectiveError {
+                key: Some(key.to_string()),
+                message: "given twice".into(),
+            });
+        }
+        out.push((key.to_string(), value.to_string()));
+        rest = next.trim_start();
+    }
+    Ok(out)
 }
 
 fn scan_line<'a>(

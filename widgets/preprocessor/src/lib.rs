@@ -10,6 +10,7 @@
 pub mod directive;
 pub mod figures;
 pub mod render;
+pub mod teach;
 
 use directive::{Directive, Piece};
 use mdbook_preprocessor::book::{Book, Chapter};
@@ -32,7 +33,8 @@ impl Preprocessor for Widgets {
         for ch in book.chapters() {
             match directives(&ch.content) {
                 Ok(found) => {
-                    for d in found {
+                    // A prediction's widget has no figure: it would give the answer away.
+                    for d in found.into_iter().filter(|d| d.predict.is_none()) {
                         wanted.insert(figures::file_name(&d), d);
                     }
                 }
@@ -50,10 +52,22 @@ impl Preprocessor for Widgets {
                 .cloned()
                 .unwrap_or_else(|| Err("no figure was drawn for it".into()))
         };
-        book.for_each_chapter_mut(|ch| match expand(&ch.content, &path_to_root(ch), &figure) {
-            Ok(text) => ch.content = text,
-            Err(e) => errors.push(format!("{}:{e}", where_(ch))),
+        let mut items: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        book.for_each_chapter_mut(|ch| {
+            let page = page_of(ch);
+            let mut ctx = teach::Ctx::new(&page, &ctx.root);
+            match expand(&ch.content, &path_to_root(ch), &figure, &mut ctx) {
+                Ok(text) => ch.content = text,
+                Err(e) => errors.push(format!("{}:{e}", where_(ch))),
+            }
+            if !ctx.items.is_empty() {
+                items.insert(page, ctx.items);
+            }
         });
+        if !items.is_empty() {
+            let script = items_script(&items);
+            book.for_each_chapter_mut(|ch| ch.content.push_str(&script));
+        }
         if errors.is_empty() {
             Ok(book)
         } else {
@@ -64,6 +78,15 @@ impl Preprocessor for Widgets {
     fn supports_renderer(&self, _renderer: &str) -> Result<bool> {
         Ok(true)
     }
+}
+
+/// The page a chapter becomes, from the book's root: `slow-start.html`.
+pub fn page_of(ch: &Chapter) -> String {
+    ch.path.as_ref().map_or_else(String::new, |p| {
+        p.with_extension("html")
+            .to_string_lossy()
+            .replace('\\', "/")
+    })
 }
 
 fn where_(ch: &Chapter) -> String {
@@ -126,6 +149,12 @@ enum Parsed<'a> {
         source: &'a str,
         line: usize,
     },
+    /// A teaching directive; an exercise with the widget it places.
+    Teach {
+        block: teach::Block<'a>,
+        widget: Option<Directive>,
+        source: &'a str,
+    },
 }
 
 fn parse_chapter(content: &str) -> std::result::Result<Vec<Parsed<'_>>, String> {
@@ -144,31 +173,83 @@ fn parse_chapter(content: &str) -> std::result::Result<Vec<Parsed<'_>>, String> 
                     Some(key) => format!("{line}: in `{source}`, parameter `{key}`: {}", e.message),
                     None => format!("{line}: in `{source}`: {}", e.message),
                 }),
+            Piece::Teach {
+                name,
+                args,
+                body,
+                source,
+                line,
+            } => {
+                let block = teach::Block {
+                    name,
+                    args_text: args,
+                    body,
+                    line,
+                };
+                let widget = match name {
+                    "exercise" => Some(
+                        teach::exercise::widget(&block)
+                            .map_err(|e| format!("{line}: in `{source}`: {e}"))?,
+                    ),
+                    _ => None,
+                };
+                Ok(Parsed::Teach {
+                    block,
+                    widget,
+                    source,
+                })
+            }
         })
         .collect()
 }
 
-/// Every directive in a chapter, checked.
+/// Every widget directive in a chapter (an exercise's too), checked.
 pub fn directives(content: &str) -> std::result::Result<Vec<Directive>, String> {
     Ok(parse_chapter(content)?
         .into_iter()
         .filter_map(|p| match p {
             Parsed::Widget { directive, .. } => Some(directive),
+            Parsed::Teach { widget, .. } => widget,
             Parsed::Text(_) => None,
         })
         .collect())
 }
 
-/// Replaces every directive in a chapter with its placeholder, its figure
-/// from `figure` (a path from the book's root, prefixed with the chapter's
-/// `path_to_root`); the error says `LINE: directive: problem`.
+/// Replaces every directive in a chapter with its HTML: a widget's
+/// placeholder with its figure from `figure` (a path from the book's root,
+/// prefixed with the chapter's `path_to_root`), a teaching directive's
+/// block (see [`teach`]). `ctx` collects what the reader can complete. The
+/// error says `LINE: directive: problem`.
 pub fn expand(
     content: &str,
     path_to_root: &str,
     figure: &dyn Fn(&Directive) -> std::result::Result<FigureRef, String>,
+    ctx: &mut teach::Ctx,
 ) -> std::result::Result<String, String> {
     let mut out = String::with_capacity(content.len());
-    let mut index = 0;
+    // Widgets are numbered in page order, `slow-start-1`, `slow-start-2`…;
+    // predictions in a sequence of their own, `slow-start-predict-1`, so
+    // that adding one to a chapter does not renumber the others, whose ids
+    // readers' links carry (`?slow-start-2.rtt=30ms`).
+    let (mut index, mut predictions) = (0, 0);
+    let mut place = |directive: &Directive, out: &mut String, line: usize, source: &str| {
+        let fig = match directive.predict {
+            Some(_) => None,
+            None => Some(figure(directive).map_err(|e| format!("{line}: in `{source}`: {e}"))?),
+        };
+        if index + predictions == 0 {
+            out.push_str(render::PRELOAD);
+        }
+        let id = if directive.predict.is_some() {
+            predictions += 1;
+            format!("{}-predict-{predictions}", directive.widget.name)
+        } else {
+            index += 1;
+            format!("{}-{index}", directive.widget.name)
+        };
+        let html = render::placeholder(directive, &id, fig.as_ref(), path_to_root);
+        std::result::Result::<_, String>::Ok((id, html))
+    };
     for piece in parse_chapter(content)? {
         match piece {
             Parsed::Text(t) => out.push_str(t),
@@ -177,16 +258,41 @@ pub fn expand(
                 source,
                 line,
             } => {
-                let fig = figure(&directive).map_err(|e| format!("{line}: in `{source}`: {e}"))?;
-                index += 1;
-                if index == 1 {
-                    out.push_str(render::PRELOAD);
+                let (id, html) = place(&directive, &mut out, line, source)?;
+                if let Some(p) = &directive.predict {
+                    out.push_str(&teach::predict::render(p, &id, ctx));
                 }
-                out.push_str(&render::placeholder(&directive, index, &fig, path_to_root));
+                out.push_str(&html);
+            }
+            Parsed::Teach {
+                block,
+                widget,
+                source,
+            } => {
+                let line = block.line;
+                let html = match widget {
+                    Some(w) => {
+                        let (id, placeholder) = place(&w, &mut out, line, source)?;
+                        teach::exercise::render(&block, ctx, &id, &placeholder)
+                    }
+                    None => teach::render(&block, ctx),
+                }
+                .map_err(|e| format!("{line}: in `{source}`: {e}"))?;
+                out.push_str(&html);
             }
         }
     }
     Ok(out)
+}
+
+/// The list of what a reader can complete in each chapter, on every page
+/// (`theme/teach.js` reads it to show progress in the chapter list):
+/// `{"slow-start.html":[["exercise-1","Exercise 1: …"],…]}`.
+pub fn items_script(items: &BTreeMap<String, Vec<(String, String)>>) -> String {
+    let json = serde_json::to_string(items).unwrap_or_else(|_| "{}".into());
+    // `</` cannot end the script early; `$` would be math to mdbook-katex.
+    let json = json.replace("</", "<\\/").replace('$', "\\u0024");
+    format!("\n<script type=\"application/json\" class=\"tw-book-items\">{json}</script>\n")
 }
 
 #[cfg(test)]
@@ -204,7 +310,7 @@ mod tests {
     }
 
     fn expand(content: &str) -> std::result::Result<String, String> {
-        super::expand(content, "", &fig)
+        super::expand(content, "", &fig, &mut teach::Ctx::default())
     }
 
     #[test]
@@ -235,7 +341,7 @@ mod tests {
     #[test]
     fn each_placeholder_shows_its_own_figure_relative_to_the_chapter() {
         let text = "{{#widget slow-start}}\n\n{{#widget slow-start rtt=1ms}}\n";
-        let out = super::expand(text, "../../", &fig).unwrap();
+        let out = super::expand(text, "../../", &fig, &mut teach::Ctx::default()).unwrap();
         let srcs: Vec<&str> = out
             .split("<img src=\"")
             .skip(1)
@@ -259,9 +365,12 @@ mod tests {
 
     #[test]
     fn a_figure_that_cannot_be_drawn_fails_at_its_directive() {
-        let e = super::expand("# T\n\n{{#widget slow-start}}\n", "", &|_| {
-            Err("cannot draw its figure: boom".into())
-        })
+        let e = super::expand(
+            "# T\n\n{{#widget slow-start}}\n",
+            "",
+            &|_| Err("cannot draw its figure: boom".into()),
+            &mut teach::Ctx::default(),
+        )
         .unwrap_err();
         assert_eq!(
             e,

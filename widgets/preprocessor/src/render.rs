@@ -61,7 +61,7 @@ pub fn settings(d: &Directive) -> String {
     }
 }
 
-/// The placeholder for the `index`-th widget of a page. It is an HTML block
+/// The placeholder for a widget of a page, `id` its element id. It is an HTML block
 /// (no blank line inside, blank lines around it) so Markdown leaves it alone.
 ///
 /// It holds the build-time figure and a loading line. The
@@ -75,13 +75,29 @@ pub fn settings(d: &Directive) -> String {
 /// window's `load` event, and only eager images hold that event back until
 /// they are in. But a low fetch priority: on a page with JavaScript the
 /// widget's code and wasm matter more, and replace the figure anyway.
-pub fn placeholder(d: &Directive, index: usize, fig: &FigureRef, path_to_root: &str) -> String {
+///
+/// A predict-first widget (`fig` is `None`) gets no figure: a drawing of
+/// its run would give the answer away. It carries `data-predict`, the
+/// result it hides.
+pub fn placeholder(d: &Directive, id: &str, fig: Option<&FigureRef>, path_to_root: &str) -> String {
     let mut attrs = String::new();
     for (k, v) in &d.args {
         attrs.push_str(&format!(" data-{}=\"{}\"", escape(k), escape(v)));
     }
+    if let Some(p) = &d.predict {
+        attrs.push_str(&format!(" data-predict=\"{}\"", escape(&p.metric)));
+    }
     let title = escape(d.widget.title);
     let settings = escape(&settings(d));
+    let Some(fig) = fig else {
+        return format!(
+            "\n<div class=\"tcp-widget\" id=\"{id}\" data-widget=\"{name}\"{attrs} role=\"region\" aria-label=\"{title} (interactive simulation)\">\n\
+             <p class=\"tcp-widget-loading tw-predict-note\">This simulation asks for your prediction first, so it has no picture of its run; it needs JavaScript and WebAssembly.</p>\n\
+             </div>\n",
+            name = escape(d.widget.name),
+            id = escape(id),
+        );
+    };
     let alt = format!(
         "{}, charts at the end of the simulated run: {}.",
         d.widget.title,
@@ -102,11 +118,12 @@ pub fn placeholder(d: &Directive, index: usize, fig: &FigureRef, path_to_root: &
         alt = escape(&alt),
     );
     format!(
-        "\n<div class=\"tcp-widget\" id=\"{name}-{index}\" data-widget=\"{name}\"{attrs} role=\"region\" aria-label=\"{title} (interactive simulation)\">\n\
+        "\n<div class=\"tcp-widget\" id=\"{id}\" data-widget=\"{name}\"{attrs} role=\"region\" aria-label=\"{title} (interactive simulation)\">\n\
          {figure}\
          <p class=\"tcp-widget-loading\">Loading the interactive simulation…</p>\n\
          </div>\n",
         name = escape(d.widget.name),
+        id = escape(id),
     )
 }
 
@@ -155,7 +172,7 @@ mod tests {
     #[test]
     fn parameters_become_data_attributes() {
         let d = parse("slow-start rtt=7ms preset=seed-7ms").unwrap();
-        let html = placeholder(&d, 1, &fig(), "");
+        let html = placeholder(&d, "slow-start-1", Some(&fig()), "");
         assert!(html.contains(r#"<div class="tcp-widget" id="slow-start-1" data-widget="slow-start" data-rtt="7ms" data-preset="seed-7ms""#), "{html}");
         assert!(html.contains("<noscript>"));
     }
@@ -163,7 +180,7 @@ mod tests {
     #[test]
     fn the_figure_has_its_size_a_text_alternative_and_a_caption() {
         let d = parse("slow-start preset=seed-7ms size=4MiB").unwrap();
-        let html = placeholder(&d, 1, &fig(), "../");
+        let html = placeholder(&d, "slow-start-1", Some(&fig()), "../");
         assert!(
             html.contains(r#"<img src="../generated/figures/x.svg" width="640" height="660" alt="Slow start on a new connection, charts at the end of the simulated run: cwnd; TSG." fetchpriority="low" decoding="async">"#),
             "{html}"

@@ -38,7 +38,7 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "RTT",
         "completion time in path round-trip propagation delays",
     ),
-    (NAMES[2], "", "flights of data the server sent"),
+    (NAMES[2], "round trips", "flights of data the server sent"),
     (NAMES[3], "B", "bytes in the first flight"),
     (NAMES[4], "", "segments in the first flight"),
     (NAMES[5], "", "segments the server sent again"),
