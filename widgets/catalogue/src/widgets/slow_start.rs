@@ -232,7 +232,8 @@ impl TransBuf {
         (0..Self::NAMES.len())
             .filter_map(Self::from_index)
             .find(|t| t.writes() == writes)
-            .unwrap_or_else(|| panic!("server_writes {writes:?} is not one of {:?}", Self::NAMES))
+            // A plain message: formatting the value would cost the bundle.
+            .expect("the file's server_write_buffer/cost is none of the transbuf options")
     }
 }
 
