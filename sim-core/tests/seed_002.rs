@@ -137,3 +137,19 @@ fn with_tcp_nodelay_each_1k_chunk_leaves_as_its_own_segment_one_cost_apart() {
         assert_eq!(pair[1].0 - pair[0].0, cost);
     }
 }
+
+#[test]
+fn each_new_connection_counts_its_own_flights_from_initcwnd() {
+    // Five reads, five connections: each slow-starts from initcwnd, and the
+    // flights follow one another rather than add up flight by flight.
+    let one = summarize(&run(&scenario_file("seed-002-4mb-new-connection.toml"))).flights;
+    assert_eq!(one.len() % 5, 0, "{one:?}");
+    let per = one.len() / 5;
+    let first: Vec<u64> = one[..per].iter().map(|f| f.bytes).collect();
+    for k in 1..5 {
+        let again: Vec<u64> = one[k * per..(k + 1) * per].iter().map(|f| f.bytes).collect();
+        assert_eq!(again, first, "connection {}", k + 1);
+    }
+    assert_eq!(first.iter().sum::<u64>(), 4_000_000);
+    assert!(one.windows(2).all(|w| w[0].start <= w[1].start));
+}
