@@ -297,7 +297,7 @@ const PRESETS: &[Preset] = &[
         name: "4mb-new-connection",
         title: "4 MB reads every 10 s, a new connection for each",
         scenario: "seed-002-4mb-new-connection.toml",
-        notes: "Five 4 MB reads at 4 ms RTT and 1 Gbit/s, each on a new connection: each pays a handshake and slow start from initcwnd. The simulator gives 57.88 ms for every read (from its SYN); seed 002 measured 174 ms on average. The line alone would move 4 MB in 32 ms. The gap between the two figures is not explained by TCP's round trips alone; say so rather than fit it.",
+        notes: "Five 4 MB reads at 4 ms RTT and 1 Gbit/s, each on a new connection: each pays a handshake and slow start from initcwnd. The simulator gives 57.88 ms for every read (from its SYN); seed 002 measured 174 ms on average. The line alone would move 4 MB in about 33 ms (32 ms of payload, plus headers). The gap between the two figures is not explained by TCP's round trips alone; say so rather than fit it.",
     },
     Preset {
         name: "4mb-reused",
@@ -309,7 +309,7 @@ const PRESETS: &[Preset] = &[
         name: "4mb-reused-no-idle-restart",
         title: "4 MB reads every 10 s on one connection, slow start after idle off",
         scenario: "seed-002-4mb-reused-no-idle-restart.toml",
-        notes: "Reuse plus net.ipv4.tcp_slow_start_after_idle = 0: the first read still slow-starts (53.88 ms), and every later one keeps the grown window (37.15 ms, about 32 ms on the line plus one RTT). The mean of the five is 40.50 ms; seed 002 measured 43 ms on average and expected 40 ms + RTT. Both changes are needed: reuse the connection and keep its window.",
+        notes: "Reuse plus net.ipv4.tcp_slow_start_after_idle = 0: the first read still slow-starts (53.88 ms), and every later one keeps the grown window (37.15 ms: about 33 ms on the wire plus the request's round trip). The mean of the five is 40.50 ms; seed 002 measured 43 ms on average and expected 40 ms + RTT. Both changes are needed: reuse the connection and keep its window.",
     },
     Preset {
         name: "rpc-transbuf-1k",
