@@ -147,7 +147,10 @@ fn each_new_connection_counts_its_own_flights_from_initcwnd() {
     let per = one.len() / 5;
     let first: Vec<u64> = one[..per].iter().map(|f| f.bytes).collect();
     for k in 1..5 {
-        let again: Vec<u64> = one[k * per..(k + 1) * per].iter().map(|f| f.bytes).collect();
+        let again: Vec<u64> = one[k * per..(k + 1) * per]
+            .iter()
+            .map(|f| f.bytes)
+            .collect();
         assert_eq!(again, first, "connection {}", k + 1);
     }
     assert_eq!(first.iter().sum::<u64>(), 4_000_000);

@@ -78,7 +78,9 @@ fn second_push(run: &RunResult) -> SecondPush {
     SecondPush {
         cwnd: cwnd.expect("cwnd grew during the first push"),
         rto_ns: rto_ns.expect("the first push measured the RTT"),
-        idle_ns: written.since(last_data.expect("the first push sent data")).0,
+        idle_ns: written
+            .since(last_data.expect("the first push sent data"))
+            .0,
         first_flight: flight.bytes / mss,
     }
 }
@@ -168,7 +170,12 @@ fn the_headline_shows_each_pushs_time_and_the_sysctl_makes_the_second_faster() {
 
 #[test]
 fn ordinals_read_as_english() {
-    let t = transfer_times(&[1e6, 2e6, 3e6, 4e6, 5e6, 6e6, 7e6, 8e6, 9e6, 10e6, 11e6, 12e6]);
+    let t = transfer_times(&[
+        1e6, 2e6, 3e6, 4e6, 5e6, 6e6, 7e6, 8e6, 9e6, 10e6, 11e6, 12e6,
+    ]);
     assert!(t.starts_with("1st 1.00 ms · 2nd 2.00 ms · 3rd 3.00 ms · 4th 4.00 ms"));
-    assert!(t.ends_with("10th 10.00 ms · 11th 11.00 ms · 12th 12.00 ms"), "{t}");
+    assert!(
+        t.ends_with("10th 10.00 ms · 11th 11.00 ms · 12th 12.00 ms"),
+        "{t}"
+    );
 }
