@@ -13,7 +13,10 @@ before(async () => (env = await setup()));
 after(async () => env && (await env.close()));
 
 const FIRST = "#slow-start-1";
-const SLOW_START = ["rtt", "bandwidth", "mss", "initcwnd", "size", "rwnd", "rcvbuf", "kernel", "client_kernel"];
+const SLOW_START = [
+  "rtt", "bandwidth", "mss", "initcwnd", "size", "transfers", "gap", "slow_start_after_idle", "connection",
+  "transbuf", "request", "rwnd", "rcvbuf", "queue", "netem_delay", "kernel", "client_kernel",
+];
 
 /// The parameters whose control is on show, in the widget's order.
 async function visibleControls(w) {
@@ -36,7 +39,7 @@ test("a widget shows its primary controls and keeps the others behind More setti
   const { widget: w, problems, close } = await openWidget(env, "slow-start.html", FIRST);
   assert.deepEqual(await visibleControls(w), ["rtt", "initcwnd", "size"]);
   const summary = w.moreSettings.locator("summary");
-  assert.match(await summary.innerText(), /^More settings \(6\)/);
+  assert.match(await summary.innerText(), /^More settings \(14\)/);
   // Opened from the keyboard, as a disclosure button is.
   await summary.focus();
   await summary.press("Enter");

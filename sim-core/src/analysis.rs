@@ -20,9 +20,24 @@ pub struct Flight {
 }
 
 /// Bytes per flight of first transmissions from `side`, in flight order.
+/// A scenario with a new connection per exchange numbers each connection's
+/// flights from 1 again: they follow the previous connection's, not merge
+/// with them.
 pub fn flights(trace: &Trace, side: Side) -> Vec<Flight> {
     let mut out: Vec<Flight> = Vec::new();
+    // Flights of the connections before this one.
+    let mut before = 0;
     for r in trace.flow_records(0) {
+        if let TraceEvent::SegmentSent {
+            seg,
+            retransmit: false,
+            ..
+        } = r.event
+            && seg.flags.syn
+            && seg.from == Side::Client
+        {
+            before = out.len();
+        }
         if let TraceEvent::SegmentSent {
             seg,
             flight,
@@ -32,7 +47,7 @@ pub fn flights(trace: &Trace, side: Side) -> Vec<Flight> {
             && seg.from == side
             && seg.len > 0
         {
-            let idx = flight as usize;
+            let idx = before + flight as usize;
             while out.len() < idx {
                 out.push(Flight {
                     index: out.len() as u32 + 1,

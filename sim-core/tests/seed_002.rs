@@ -137,3 +137,41 @@ fn with_tcp_nodelay_each_1k_chunk_leaves_as_its_own_segment_one_cost_apart() {
         assert_eq!(pair[1].0 - pair[0].0, cost);
     }
 }
+
+#[test]
+fn each_new_connection_counts_its_own_flights_from_initcwnd() {
+    // Five reads, five connections: each slow-starts from initcwnd, and the
+    // flights follow one another rather than add up flight by flight.
+    let one = summarize(&run(&scenario_file("seed-002-4mb-new-connection.toml"))).flights;
+    assert_eq!(one.len() % 5, 0, "{one:?}");
+    let per = one.len() / 5;
+    let first: Vec<u64> = one[..per].iter().map(|f| f.bytes).collect();
+    for k in 1..5 {
+        let again: Vec<u64> = one[k * per..(k + 1) * per]
+            .iter()
+            .map(|f| f.bytes)
+            .collect();
+        assert_eq!(again, first, "connection {}", k + 1);
+    }
+    assert_eq!(first.iter().sum::<u64>(), 4_000_000);
+    assert!(one.windows(2).all(|w| w[0].start <= w[1].start));
+}
+
+#[test]
+fn the_flows_samples_add_up_over_its_new_connections() {
+    // Five connections, one flow: the samples are the flow's totals, so
+    // the last says all 20 MB were read, and iperf3's intervals never go back.
+    let run = run(&scenario_file("seed-002-4mb-new-connection.toml"));
+    let delivered: Vec<u64> = run
+        .trace
+        .flow_summary(0)
+        .filter_map(|r| match r.event {
+            TraceEvent::Sample { delivered, .. } => Some(delivered),
+            _ => None,
+        })
+        .collect();
+    assert!(delivered.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(delivered.last(), Some(&20_000_000));
+    let report = sim_core::report::iperf(&run, SimDuration::from_secs(1));
+    assert!(report.contains("19.07 MBytes"), "{report}");
+}

@@ -12,9 +12,8 @@ fn range(name: &str) -> (f64, f64) {
 #[test]
 fn every_corner_of_the_parameter_space_simulates() {
     let spec = widget("slow-start").unwrap();
-    // rtt, bandwidth, mss, initcwnd, size, rwnd, rcvbuf, kernel,
-    // client_kernel (each kernel era is a corner too: 2.6.32 is its minimum,
-    // today its maximum; the client's `same` its minimum).
+    // Every parameter (each kernel era is a corner too: 2.6.32 is its
+    // minimum, today its maximum; the client's `same` its minimum).
     let names = spec.param_names();
     // Each parameter at its minimum or maximum, the others at their defaults,
     // plus the harshest combinations of the ones that drive run time.
@@ -36,25 +35,45 @@ fn every_corner_of_the_parameter_space_simulates() {
         range("mss"),
         range("size"),
     );
-    let today = spec.param("kernel").unwrap().default;
+    // The harsh combinations, by name over the defaults (the transfers,
+    // gap, connection and buffer settings stay at theirs).
+    let defaults: Vec<f64> = names
+        .iter()
+        .map(|n| spec.param(n).unwrap().default)
+        .collect();
+    let with = |set: &[(&str, f64)]| {
+        let mut v = defaults.clone();
+        for (n, x) in set {
+            v[names.iter().position(|p| p == n).unwrap()] = *x;
+        }
+        v
+    };
     for r in [rtt.0, rtt.1] {
         for b in [bw.0, bw.1] {
             for m in [mss.0, mss.1] {
-                cases.push(vec![r, b, m, 100.0, size.1, 1024.0, 4096.0, today, 0.0]);
-                cases.push(vec![
-                    r,
-                    b,
-                    m,
-                    1.0,
-                    size.1,
-                    65535.0,
-                    32.0 * 1024.0 * 1024.0,
-                    today,
-                    0.0,
+                let path = [("rtt", r), ("bandwidth", b), ("mss", m), ("size", size.1)];
+                let mut one = path.to_vec();
+                one.extend([("initcwnd", 100.0), ("rwnd", 1024.0), ("rcvbuf", 4096.0)]);
+                cases.push(with(&one));
+                let mut two = path.to_vec();
+                two.extend([
+                    ("initcwnd", 1.0),
+                    ("rwnd", 65535.0),
+                    ("rcvbuf", 32.0 * 1024.0 * 1024.0),
                 ]);
+                cases.push(with(&two));
             }
         }
     }
+    // The most transfers, the longest gaps, each on a new connection through
+    // the smallest RPC buffer.
+    cases.push(with(&[
+        ("transfers", 10.0),
+        ("gap", range("gap").1),
+        ("connection", 1.0),
+        ("transbuf", 1.0),
+        ("request", range("request").1),
+    ]));
     for v in cases {
         let p = Values::new(spec.params, v);
         let run = sim_core::sim::run(&(spec.scenario)(&p));

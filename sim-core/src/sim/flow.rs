@@ -26,6 +26,10 @@ pub(super) struct Flow {
     /// Each side's RPC-framework writer, if the scenario has one, and the
     /// time of its queued wake-up.
     pub(super) writers: [Option<(ChunkedWriter, Option<SimTime>)>; 2],
+    /// What the flow's earlier connections (`new_connection`) delivered to
+    /// the client application and retransmitted, so its samples stay totals
+    /// when a new connection's counters start from 0 again.
+    pub(super) earlier: (u64, u64),
 }
 
 /// Index of `side` in a flow's per-side arrays.
@@ -46,6 +50,7 @@ impl Flow {
             held: [false, false],
             apps: AppState::new(app.clone()),
             writers: [writer(app.client_writes), writer(app.server_writes)],
+            earlier: (0, 0),
         }
     }
 

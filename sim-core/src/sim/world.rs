@@ -10,6 +10,7 @@ use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig};
 use crate::segment::{Segment, Side};
 use crate::tcp::GiveUp;
+use crate::tcp::info::TcpInfo;
 use crate::tcp::metrics::TcpMetrics;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{Trace, TraceEvent};
@@ -345,6 +346,8 @@ impl World {
             server.set_initial_ssthresh(ssthresh);
         }
         let fl = &mut self.flows[f];
+        fl.earlier.0 += fl.client.app_received();
+        fl.earlier.1 += fl.server.info().total_retrans;
         fl.client = client;
         fl.server = server;
         fl.timer_queued = [None, None];
@@ -362,11 +365,17 @@ impl World {
     pub(super) fn sample(&mut self, now: SimTime) {
         for (i, f) in self.flows.iter().enumerate() {
             self.trace.set_flow(i as u16);
+            let info = f.server.info();
             self.trace.push(
                 now,
                 TraceEvent::Sample {
-                    delivered: f.client.app_received(),
-                    info: f.server.info(),
+                    // Totals over the flow's connections, as the trace
+                    // promises (a new connection counts from 0 again).
+                    delivered: f.earlier.0 + f.client.app_received(),
+                    info: TcpInfo {
+                        total_retrans: f.earlier.1 + info.total_retrans,
+                        ..info
+                    },
                     client: f.client.recv_info(),
                 },
             );

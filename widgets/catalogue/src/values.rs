@@ -168,6 +168,39 @@ impl ClientKernel {
     }
 }
 
+/// A switch, shown as a toggle: a sysctl or option that is off (0) or on (1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Switch {
+    Off,
+    On,
+}
+
+impl Choice for Switch {
+    const NAMES: &'static [&'static str] = &["off", "on"];
+    fn from_index(index: usize) -> Option<Self> {
+        match index {
+            0 => Some(Switch::Off),
+            1 => Some(Switch::On),
+            _ => None,
+        }
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl From<bool> for Switch {
+    fn from(on: bool) -> Self {
+        if on { Switch::On } else { Switch::Off }
+    }
+}
+
+impl Switch {
+    pub fn on(self) -> bool {
+        self == Switch::On
+    }
+}
+
 /// One parameter of a widget, typed by what it holds. Declared as a `const`
 /// in the widget's module:
 ///

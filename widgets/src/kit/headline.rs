@@ -4,6 +4,7 @@
 //! ```text
 //!   finished     "Done in 49.70 ms = 7.1 RTT: 1.5 RTT before the first data, then 6 flights"
 //!   still going  "Goodput 85.2 Mbit/s over 30.000 s (77 % of 110 Mbit/s) · 12 retransmissions"
+//!   repeated     "Transfers: 1st 21.45 ms · 2nd 7.60 ms"
 //! ```
 //!
 //! Every number is read from the run's [`Model`] (the simulator's outcome
@@ -32,6 +33,11 @@ pub enum Headline {
         /// Flights were counted only until the trace stopped storing packets.
         flights_cut: bool,
     },
+    /// Several transfers completed (seconds apart, on one connection or
+    /// new ones): each one's time, from its request (or its connection's
+    /// SYN) to the client having read its last byte, which the completion
+    /// time would hide behind the gaps.
+    Transfers { durations_ns: Vec<f64> },
     /// The run ended (its time limit) before the transfer did.
     Running {
         /// Bytes the client read over the run, in bit/s.
@@ -45,7 +51,11 @@ pub enum Headline {
 impl Headline {
     pub fn of(m: &Model) -> Headline {
         let rtt_ns = (m.path.downlink.delay_ns + m.path.uplink.delay_ns) as f64;
+        let transfers = &m.summary.transfers;
         match m.summary.completion {
+            Some(_) if transfers.len() > 1 => Headline::Transfers {
+                durations_ns: transfers.iter().map(|t| t.duration().0 as f64).collect(),
+            },
             Some(done) => Headline::Done {
                 completion_ns: done.0 as f64,
                 rtt_ns,
@@ -70,6 +80,9 @@ impl Headline {
     pub fn text(&self, unit: TimeUnit) -> String {
         let decimals = if unit == TimeUnit::S { 3 } else { 2 };
         match *self {
+            Headline::Transfers { ref durations_ns } => {
+                format!("Transfers: {}", transfer_times(durations_ns))
+            }
             Headline::Done {
                 completion_ns,
                 rtt_ns,
@@ -120,6 +133,24 @@ impl Headline {
 /// `results`' goodput).
 pub fn goodput_bps(bytes: u64, span_ns: f64) -> f64 {
     bytes as f64 * 8.0 / (span_ns.max(1.0) / 1e9)
+}
+
+/// Each transfer's time by its ordinal, in ms (a transfer takes
+/// milliseconds even when the run takes seconds): "1st 21.45 ms · 2nd 7.60 ms".
+pub fn transfer_times(durations_ns: &[f64]) -> String {
+    let mut out = String::new();
+    for (i, &d) in durations_ns.iter().enumerate() {
+        let n = i + 1;
+        let suffix = match (n % 10, n % 100) {
+            (1, r) if r != 11 => "st",
+            (2, r) if r != 12 => "nd",
+            (3, r) if r != 13 => "rd",
+            _ => "th",
+        };
+        let sep = if i > 0 { " · " } else { "" };
+        out.push_str(&format!("{sep}{n}{suffix} {}", TimeUnit::Ms.format(d, 2)));
+    }
+    out
 }
 
 /// A rate in Mbit/s to three significant digits ("85.2 Mbit/s"), one unit
