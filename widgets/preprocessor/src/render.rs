@@ -185,7 +185,7 @@ mod tests {
             html.contains(r#"<img src="../generated/figures/x.svg" width="640" height="660" alt="Slow start on a new connection, charts at the end of the simulated run: cwnd; TSG." fetchpriority="low" decoding="async">"#),
             "{html}"
         );
-        assert!(html.contains("<figcaption>Figure: <em>Slow start on a new connection</em> (preset “512 KiB at 7 ms (seed 004)”, Transfer size = 4MiB), drawn at the end of its run by the simulator when this book was built."), "{html}");
+        assert!(html.contains("<figcaption>Figure: <em>Slow start on a new connection</em> (preset “512 KiB at 7 ms, the capture&#39;s setting”, Transfer size = 4MiB), drawn at the end of its run by the simulator when this book was built."), "{html}");
     }
 
     #[test]

@@ -80,11 +80,15 @@ struct Solved {
     how: &'static str,
 }
 
+/// Whether every whole value of `p` is a search candidate.
+fn whole(p: &ParamSpec) -> bool {
+    matches!(p.kind, Kind::Count | Kind::Choice(_)) && p.max - p.min <= 1000.0
+}
+
 /// Values a search tries, in order: every whole number of a count or a
-/// choice, else 200 slider positions.
+/// choice, else 200 slider positions (refined by [`refine`]).
 fn candidates(p: &ParamSpec) -> Vec<f64> {
-    let whole = matches!(p.kind, Kind::Count | Kind::Choice(_));
-    let mut out: Vec<f64> = if whole && p.max - p.min <= 1000.0 {
+    let mut out: Vec<f64> = if whole(p) {
         (p.min as i64..=p.max as i64).map(|v| v as f64).collect()
     } else {
         (0..=200)
@@ -93,6 +97,38 @@ fn candidates(p: &ParamSpec) -> Vec<f64> {
     };
     out.dedup();
     out
+}
+
+/// The value nearest `missed` that still meets the goal, between a value
+/// that does not (`missed`) and one that does (`met`), by bisection, each
+/// value at three significant digits as a reader would type it.
+fn refine(
+    p: &ParamSpec,
+    mut missed: f64,
+    mut met: f64,
+    meets_at: &dyn Fn(f64) -> Result<bool, String>,
+) -> Result<f64, String> {
+    for _ in 0..40 {
+        let mid = p.clamp(sig3((missed + met) / 2.0));
+        if mid == missed || mid == met {
+            break;
+        }
+        if meets_at(mid)? {
+            met = mid;
+        } else {
+            missed = mid;
+        }
+    }
+    Ok(met)
+}
+
+/// `v` to three significant digits.
+fn sig3(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let mag = 10f64.powf(v.abs().log10().floor() - 2.0);
+    (v / mag).round() * mag
 }
 
 fn solve(
@@ -158,15 +194,26 @@ fn solve(
                 }
             }
             let i = index(p).unwrap_or(0);
-            for v in tries {
+            let meets_at = |v: f64| {
                 let mut values = start.clone();
                 values[i] = v;
-                if meets(&values)? {
+                meets(&values)
+            };
+            let mut missed: Option<f64> = None;
+            for v in tries {
+                if meets_at(v)? {
+                    // Between slider positions the boundary is finer than
+                    // the scan: a reader can type any value.
+                    let v = match missed {
+                        Some(m) if !whole(p) => refine(p, m, v, &meets_at)?,
+                        _ => v,
+                    };
                     return Ok(Solved {
                         setting: vec![(*p, p.exact_text(v))],
                         how: "found by the simulator when this book was built",
                     });
                 }
+                missed = Some(v);
             }
             Err(format!(
                 "no value of `{name}` from {} to {} meets the goal `{}`: no reader can",
