@@ -69,6 +69,15 @@ impl Palette {
     }
 }
 
+/// `s.trim_end_matches("deg")` as a loop of `strip_suffix`, without core's
+/// substring searcher (2 KB of wasm).
+fn trim_deg(mut s: &str) -> &str {
+    while let Some(t) = s.strip_suffix("deg") {
+        s = t;
+    }
+    s
+}
+
 /// Parses `#rgb`, `#rrggbb`, `rgb(r, g, b)` / `rgba(...)` and `hsl(h, s%, l%)`:
 /// the forms mdBook's theme variables and computed styles use.
 pub fn parse_css_color(text: &str) -> Option<RGBColor> {
@@ -82,7 +91,7 @@ pub fn parse_css_color(text: &str) -> Option<RGBColor> {
             .split([',', ' ', '/'])
             .filter(|s| !s.is_empty())
             .take(3)
-            .map(|s| parse_f64(s.trim().trim_end_matches("deg").trim_end_matches('%')))
+            .map(|s| parse_f64(trim_deg(s.trim()).trim_end_matches('%')))
             .collect::<Option<_>>()?;
         return (parts.len() == 3)
             .then(|| hsl_to_rgb(parts[0], parts[1] / 100.0, parts[2] / 100.0));

@@ -57,6 +57,29 @@ macro_rules! each {
     };
 }
 
+/// A style as backends read it: `BackendStyle` is a colour and a width.
+#[derive(Clone, Copy)]
+struct Plain {
+    color: BackendColor,
+    width: u32,
+}
+
+impl BackendStyle for Plain {
+    fn color(&self) -> BackendColor {
+        self.color
+    }
+    fn stroke_width(&self) -> u32 {
+        self.width
+    }
+}
+
+impl Backend<'_> {
+    #[inline(never)]
+    fn draw_path_vec(&mut self, path: Vec<BackendCoord>, style: Plain) -> Drawn {
+        each!(self, b => b.draw_path(path, &style))
+    }
+}
+
 impl DrawingBackend for Backend<'_> {
     type ErrorType = BackendError;
 
@@ -103,7 +126,13 @@ impl DrawingBackend for Backend<'_> {
         path: I,
         style: &S,
     ) -> Drawn {
-        each!(self, b => b.draw_path(path, style))
+        // Plotters hands paths over as several iterator types; as a Vec they
+        // reach each backend's `draw_path` as one type, compiled once.
+        let style = Plain {
+            color: style.color(),
+            width: style.stroke_width(),
+        };
+        self.draw_path_vec(path.into_iter().collect(), style)
     }
 
     fn draw_circle<S: BackendStyle>(

@@ -9,6 +9,7 @@
 
 use super::log_scale;
 use super::time_axis::TimeAxis;
+use super::triangle::Triangle;
 use crate::palette::Palette;
 use crate::series::bins::{BINS, Column};
 use plotters::coord::Shift;
@@ -362,7 +363,7 @@ pub fn key_element<DB: DrawingBackend>(
         }
         Key::Circle(s) => Circle::new((x + w / 2, y), r, s).into_dyn(),
         Key::Cross(s) => Cross::new((x + w / 2, y), r, s).into_dyn(),
-        Key::Triangle(s) => TriangleMarker::new((x + w / 2, y), r + 1, s).into_dyn(),
+        Key::Triangle(s) => Triangle::new((x + w / 2, y), r + 1, s).into_dyn(),
         Key::Bar(s) => Rectangle::new([(x, y - r), (x + w, y + r)], s).into_dyn(),
     }
 }
@@ -517,7 +518,7 @@ pub fn draw_markers<'a, DB: DrawingBackend + 'a>(
     chart.draw_series(points.map(|p| -> DynElement<'static, DB, (f64, f64)> {
         match key {
             Key::Cross(s) => Cross::new(p, r, s).into_dyn(),
-            Key::Triangle(s) => TriangleMarker::new(p, r + 1, s).into_dyn(),
+            Key::Triangle(s) => Triangle::new(p, r + 1, s).into_dyn(),
             Key::Circle(s) | Key::Line(s) | Key::Dashed(s) | Key::Bar(s) => {
                 Circle::new(p, r, s).into_dyn()
             }

@@ -11,6 +11,7 @@ pub mod path_view;
 pub mod rtt_chart;
 pub mod throughput_chart;
 pub mod time_axis;
+pub mod triangle;
 pub mod tsg_chart;
 pub mod window_chart;
 
