@@ -173,6 +173,11 @@ impl Sheet {
             self.title,
             notes::minutes_text(total),
         );
+        if self.sections.is_empty() {
+            out.push_str(
+                "<p class=\"tw-sheet-empty\">This chapter has no instructor notes, predictions, exercises or quizzes yet.</p>\n",
+            );
+        }
         for s in &self.sections {
             let title = if s.title.is_empty() {
                 "Opening"
