@@ -302,7 +302,7 @@ test("end to end: the exercise's widget reports its runs, and its solution meets
   const { page, problems, close } = await open("teach.html");
   const w = await Widget.find(page, "#slow-start-1");
   await w.waitInteractive(30000);
-  await page.waitForSelector("#slow-start-1[data-results]", { timeout: 30000 });
+  await page.waitForSelector("#slow-start-1[data-results]", { state: "attached", timeout: 30000 });
   const status = page.locator("#exercise-1 .tw-exercise-status");
   assert.match(await status.textContent(), /^Not met yet: round trips = \d+ \(goal ≤ 4\)/);
   await page.locator("#exercise-1 .tw-exercise-solve").click();
@@ -318,7 +318,7 @@ test("end to end: a prediction's widget reveals its run after the answer and the
   await page.locator("#predict-1 input[type=number]").fill("4");
   await page.locator("#predict-1 button[type=submit]").click();
   await w.play();
-  await page.waitForSelector('#slow-start-predict-1[data-revealed="1"]', { timeout: 60000 });
+  await page.waitForSelector('#slow-start-predict-1[data-revealed="1"]', { state: "attached", timeout: 60000 });
   const answer = readFileSync(join(dir, "teach.html"), "utf8").match(/data-answer="(\d+)"/)[1];
   assert.equal(await page.locator("#predict-1 .tw-predict-result").textContent(), `You said 4 round trips; the simulation: ${answer} round trips.`);
   assert.deepEqual(problems.console, []);

@@ -14,7 +14,7 @@
   let base = new URL((typeof path_to_root == "string" ? path_to_root : "") + ".", location.href).href;
   let rel = (href) => {
     href = href.split(/[?#]/)[0];
-    return href.indexOf(base) ? null : href.slice(base.length) || "index.html";
+    return href.indexOf(base) ? null : href.slice(base.length);
   };
   // index.html repeats the first chapter: its progress is that chapter's.
   let active = $("#mdbook-sidebar a.active");
@@ -204,7 +204,7 @@
     let count = (p) => {
       return items[p].filter((it) => { return ((all[p] || {})[it[0]] || {}).done; }).length;
     };
-    $$("#mdbook-sidebar a[href]").forEach((a) => {
+    $$("#mdbook-sidebar a[href]:not([href^='#'])").forEach((a) => {
       let p = rel(a.href);
       if (!p || !items[p]) return;
       let n = count(p), m = items[p].length, b = $(".tw-progress", a);
@@ -259,7 +259,7 @@
       let min = notes.map((n) => +n.dataset.minutes);
       t = doc.createElement("p");
       t.className = "tw-timing";
-      t.textContent = "Notes: " + fmt(min.reduce((a, b) => a + b)) + " min (" +
+      t.textContent = "Timing: " + fmt(min.reduce((a, b) => a + b)) + " min (" +
         min.map(fmt).join(" + ") + ")";
       $("main").insertBefore(t, $("main").firstChild);
     }

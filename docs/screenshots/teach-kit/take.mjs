@@ -40,14 +40,13 @@ for (const theme of ["light", "navy"]) {
   for (const [name, width, height] of [["1280x900", 1280, 900], ["360x740", 360, 740]]) {
     const { page, close } = await open("teach.html", { width, height, theme });
     await midway(page);
-    await page.locator("#quiz-1").scrollIntoViewIfNeeded();
-    await page.evaluate(() => document.getElementById("quiz-1").scrollIntoView({ block: "start" }));
+    await page.evaluate(() => document.getElementById("quiz-1").scrollIntoView({ block: "start" }) || window.scrollBy(0, -60));
     await page.waitForTimeout(200);
     await page.screenshot({ path: `${out}/quiz-${name}-${theme}.png` });
-    await page.evaluate(() => document.getElementById("exercise-1").scrollIntoView({ block: "start" }));
+    await page.evaluate(() => document.getElementById("exercise-1").scrollIntoView({ block: "start" }) || window.scrollBy(0, -60));
     await page.waitForTimeout(200);
     await page.screenshot({ path: `${out}/exercise-${name}-${theme}.png` });
-    await page.evaluate(() => document.querySelector(".tw-machine").scrollIntoView({ block: "start" }));
+    await page.evaluate(() => document.querySelector(".tw-machine").scrollIntoView({ block: "start" }) || window.scrollBy(0, -60));
     await page.waitForTimeout(200);
     await page.screenshot({ path: `${out}/machine-${name}-${theme}.png` });
     await close();
@@ -62,15 +61,16 @@ for (const theme of ["light", "navy"]) {
     const { page, close } = await open("instructor/teach.html", { width: 1280, height: 900, theme });
     await page.waitForTimeout(200);
     await page.screenshot({ path: `${out}/sheet-1280x900-${theme}.png` });
+    await close();
     if (theme === "light") {
       // As printed: A4 at 96 dpi, print stylesheets; and the PDF's page count.
-      await page.setViewportSize({ width: 794, height: 1123 });
+      const { page, close } = await open("instructor/teach.html", { width: 794, height: 1123, theme });
       await page.emulateMedia({ media: "print" });
       await page.screenshot({ path: `${out}/sheet-print-a4-light.png`, fullPage: true });
       const pdf = await page.pdf({ format: "A4" });
       console.log("instructor sheet, printed:", (pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) || []).length, "page(s)");
+      await close();
     }
-    await close();
   }
 }
 await browser.close();
