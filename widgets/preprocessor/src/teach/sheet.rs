@@ -165,7 +165,7 @@ fn heading(h: &str) -> String {
 
 impl Sheet {
     fn html(&self, chapter_href: &str) -> String {
-        let total: f64 = self.sections.iter().map(|s| s.minutes).sum();
+        let total = self.sections.iter().fold(0.0, |t, s| t + s.minutes);
         let mut out = format!(
             "\n<div class=\"tw-sheet\">\n<p class=\"tw-sheet-head\"><a href=\"{}\">{}</a> \
              <span class=\"tw-sheet-total\">Total time: {}</span></p>\n",
@@ -311,6 +311,15 @@ search = "initcwnd"
         let mut ctx = Ctx::new("instructor/x.html", std::path::Path::new("/nonexistent"));
         let e = render(&b(" slow-start.md"), &mut ctx).unwrap_err();
         assert!(e.contains("/nonexistent/src/slow-start.md"), "{e}");
+    }
+
+    #[test]
+    fn a_chapter_with_nothing_to_teach_says_so() {
+        let html = build("# Plain\n\n## A section\n\nText.\n")
+            .unwrap()
+            .html("x.html");
+        assert!(html.contains("Total time: 0 min"), "{html}");
+        assert!(html.contains("no instructor notes, predictions, exercises or quizzes yet"));
     }
 
     #[test]
