@@ -64,8 +64,8 @@ const FPS_CASES = [
 const LOADS = 5;
 /// Pages whose load time is not a reader's first meeting with a widget.
 const TTI_SKIP = [];
-/// Widget files: the bundle and the loader every page includes.
-const isWidgetFile = (path) => path.startsWith("embed/") || /^theme\/widgets-loader.*\.js$/.test(path);
+/// Widget files: the bundle, the loader and the teaching kit's script every page includes.
+const isWidgetFile = (path) => path.startsWith("embed/") || /^theme\/(widgets-loader|teach).*\.js$/.test(path);
 
 const TARGET = {
   fps_median: 55, // a 60 Hz display, with a little room

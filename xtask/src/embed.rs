@@ -160,7 +160,7 @@ fn size_table(files: &[(&str, &str, usize, usize)]) -> String {
 /// (escapes instead of other characters, so a page in another encoding
 /// reads the strings right). `name` names the file in `target/wasm-pkg/`
 /// that holds the unminified script.
-fn minify(name: &str, js: &str) -> Result<String> {
+pub fn minify(name: &str, js: &str) -> Result<String> {
     let dir = crate::build::wasm_pkg();
     let (full, min) = (dir.join(name), dir.join(format!("{name}.min")));
     fs::write(&full, js).map_err(|e| format!("writing {}: {e}", full.display()))?;

@@ -297,3 +297,18 @@ pub fn render(
         how = solved.how,
     ))
 }
+
+/// An exercise's key for the instructor sheet ([`super::sheet`]): its
+/// title, its goal in words and a setting that meets it, found or checked
+/// by the simulator as [`render`] does.
+pub fn key(b: &Block) -> Result<(String, String, String), String> {
+    let d = widget(b)?;
+    let body: Body = toml_body(b)?;
+    let goal = Goal::parse(&body.goal, &measure::known())?;
+    let allowed = controls(&d)?;
+    let solved = solve(&d, &body, &goal, &allowed)?;
+    let words: Vec<String> = (solved.setting.iter())
+        .map(|(p, t)| format!("{} = {}", p.label, p.format(p.parse(t).unwrap_or(0.0))))
+        .collect();
+    Ok((body.title, goal.describe(), words.join(", ")))
+}

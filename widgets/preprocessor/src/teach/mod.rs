@@ -23,9 +23,13 @@
 
 pub mod exercise;
 pub mod goal;
+pub mod machine;
 pub mod measure;
+pub mod notes;
 pub mod predict;
+pub mod quiz;
 pub mod seed_table;
+pub mod sheet;
 
 use std::collections::BTreeMap;
 
@@ -117,6 +121,10 @@ pub fn toml_body<T: serde::de::DeserializeOwned>(b: &Block) -> Result<T, String>
 pub fn render(b: &Block, ctx: &mut Ctx) -> Result<String, String> {
     match b.name {
         "seed-table" => seed_table::render(b, &ctx.root),
+        "quiz" => quiz::render(b, ctx),
+        "machine" => machine::render(b, ctx),
+        "notes" => notes::render(b, ctx),
+        "instructor-sheet" => sheet::render(b, ctx),
         other => Err(format!("`{other}` is not built yet")),
     }
 }
