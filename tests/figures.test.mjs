@@ -128,10 +128,12 @@ test("on screen the figure stands in until the widget mounts, then hides; print 
   await page.waitForFunction(
     () =>
       [...document.querySelectorAll(".tcp-widget[data-widget]")].every(
-        (w) => w.hasAttribute("data-mounted") && w.querySelector('[data-readout="completion"]'),
+        (w) =>
+          w.hasAttribute("data-mounted") &&
+          w.querySelector(w.hasAttribute("data-predict") ? ".tw-root" : '[data-readout="completion"]'),
       ),
     null,
-    { timeout: 15000 },
+    { timeout: 30000 },
   );
   const visible = (sel) => visibility(page, sel);
   const count = PAGES["slow-start.html"];

@@ -314,9 +314,12 @@ test("end to end: the exercise's widget reports its runs, and its solution meets
 test("end to end: a prediction's widget reveals its run after the answer and the run's end", async () => {
   const { page, problems, close } = await open("teach.html");
   const w = await Widget.find(page, "#slow-start-predict-1");
-  await w.waitInteractive(30000);
+  // Play waits for the answer.
+  await w.locator(".tw-root").waitFor({ timeout: 30000 });
+  assert.equal(await w.playButton.isDisabled(), true, "no play before an answer");
   await page.locator("#predict-1 input[type=number]").fill("4");
   await page.locator("#predict-1 button[type=submit]").click();
+  await w.waitInteractive(30000);
   await w.play();
   await page.waitForSelector('#slow-start-predict-1[data-revealed="1"]', { state: "attached", timeout: 60000 });
   const answer = readFileSync(join(dir, "teach.html"), "utf8").match(/data-answer="(\d+)"/)[1];

@@ -20,13 +20,15 @@ const WIDGETS = ".tcp-widget[data-widget]";
 const openThemed = (path, { theme, initScripts = [], viewport } = {}) => openPage(env, path, { theme, initScripts, viewport });
 
 /// Waits until every widget on the page has finished its first run.
-async function widgetsReady(page, timeout = 15000) {
+async function widgetsReady(page, timeout = 30000) {
   await page.waitForFunction(
     (sel) => {
       // print.html shows build-time figures and mounts no widget.
       if (location.pathname.endsWith("/print.html")) return [...document.images].every((i) => i.complete);
       const all = document.querySelectorAll(sel);
-      return [...all].every((w) => w.querySelector('[data-readout="completion"]') || w.classList.contains("tw-error"));
+      // A prediction's widget shows no result until the reader has answered.
+      const ready = (w) => w.querySelector(w.hasAttribute("data-predict") ? ".tw-root" : '[data-readout="completion"]');
+      return [...all].every((w) => ready(w) || w.classList.contains("tw-error"));
     },
     WIDGETS,
     { timeout },
@@ -94,6 +96,8 @@ test("each theme picked in mdBook's menu redraws every widget canvas in its colo
   assert.ok(ids.length >= 3, `the chapter has its widgets: ${ids}`);
   assert.ok(await page.evaluate(() => document.documentElement.classList.contains("light")), "starts in light");
 
+  // A prediction's widget steps once the reader has answered (or skipped).
+  await page.evaluate((sel) => document.querySelectorAll(`${sel}[data-predict]`).forEach((w) => w.setAttribute("data-answered", "skip")), WIDGETS);
   // Park every widget mid-run, paused, so only the theme can change a pixel.
   const widgets = ids.map((id) => new Widget(page, `#${id}`));
   for (const w of widgets) {
