@@ -138,14 +138,14 @@ fn a_seed_table_runs_the_case_in_its_kernels_and_today() {
     let cell = |v: f64| format!("{v:.1} ms");
     assert!(
         table.contains(&format!(
-            "{} <span class=\"tw-kernels\">({kernels};",
+            "{}<br><span class=\"tw-kernels\">{kernels}</span>",
             cell(seed.get("completion_ms").unwrap())
         )),
         "{table}"
     );
     assert!(
         table.contains(&format!(
-            "{} <span class=\"tw-kernels\">(Linux 6.18)",
+            "{}<br><span class=\"tw-kernels\">Linux 6.18</span>",
             cell(today.get("completion_ms").unwrap())
         )),
         "{table}"

@@ -87,8 +87,9 @@ pub fn render(b: &Block, root: &Path) -> Result<String, String> {
         let seed_v = measure::get(&seed, &row.metric).map_err(at)?;
         let today_v = measure::get(&today, &row.metric).map_err(at)?;
         out.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{} <span class=\"tw-kernels\">({seed_kernels}; <code>{file}</code>)</span></td>\
-             <td>{} <span class=\"tw-kernels\">(Linux {today_name})</span></td><td>{}</td></tr>\n",
+            "<tr><td>{}<br><span class=\"tw-kernels\"><code>{file}</code></span></td><td>{}</td>\
+             <td>{}<br><span class=\"tw-kernels\">{seed_kernels}</span></td>\
+             <td>{}<br><span class=\"tw-kernels\">Linux {today_name}</span></td><td>{}</td></tr>\n",
             markdown_inline(&row.figure),
             markdown_inline(&row.reported),
             escape(&format_value(&row.metric, seed_v)),
