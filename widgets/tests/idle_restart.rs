@@ -17,20 +17,13 @@ use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
 use tcp_widgets::kit::headline::{Headline, transfer_times};
 use tcp_widgets::kit::model::Model;
-use tcp_widgets::kit::scenario;
-use tcp_widgets::params::initial;
+
+mod settings;
 
 /// The slow-start widget's run for `key=value` settings, as a directive or
 /// URL gives them.
 fn run(settings: &[(&str, &str)]) -> RunResult {
-    let spec = widget_catalogue::widget("slow-start").unwrap();
-    let pairs: Vec<(String, String)> = settings
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let start = initial(spec, &pairs);
-    assert!(start.notes.is_empty(), "{:?}", start.notes);
-    sim_core::sim::run(&scenario::build(spec, &start.values)).unwrap()
+    settings::run("slow-start", settings)
 }
 
 /// What the server's socket knew when the second push was written, read

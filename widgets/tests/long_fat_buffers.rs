@@ -3,20 +3,12 @@
 //! send-buffer ceiling holds CUBIC and BBR to the same rate.
 
 use tcp_widgets::kit::model::Model;
-use tcp_widgets::kit::scenario;
-use tcp_widgets::params::initial;
+
+mod settings;
 
 /// The widget's model for `key=value` settings, as a directive or URL gives them.
 fn model(settings: &[(&str, &str)]) -> Model {
-    let spec = widget_catalogue::widget("long-fat").unwrap();
-    let pairs: Vec<(String, String)> = settings
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let start = initial(spec, &pairs);
-    assert!(start.notes.is_empty(), "{:?}", start.notes);
-    let run = sim_core::sim::run(&scenario::build(spec, &start.values)).unwrap();
-    Model::from_run(&run)
+    Model::from_run(&settings::run("long-fat", settings))
 }
 
 /// Most segments outstanding (snd_nxt − snd_una) from `from_ns` on, where
