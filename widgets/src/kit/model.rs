@@ -136,11 +136,7 @@ impl ModelBuild {
         let (samples, sample_records) = self.samples.expect(built);
         let (iperf_lines, iperf_interval_ns) = self.iperf.expect(built);
         let mut summary = self.summary.expect(built);
-        if run.trace.skipped() > 0 {
-            // Packet records stopped early: count from the socket's own total.
-            let total = samples.last().map_or(0, |(_, i)| i.total_retrans);
-            summary.retransmissions = summary.retransmissions.max(total);
-        }
+        correct_retransmissions(&mut summary, run, samples.last().map(|(_, i)| i));
         Model {
             end_ns: end_ns(run),
             summary,
@@ -159,6 +155,32 @@ impl ModelBuild {
             sample_records,
             run_scenario: run.scenario.clone(),
         }
+    }
+}
+
+/// The run's summary as a widget reads it: `analysis::summarize`, with the
+/// retransmissions counted right past the packets the trace stored (see
+/// [`correct_retransmissions`]). What `Results::of_run` needs, without the
+/// rest of a [`Model`].
+pub fn summary_of(run: &RunResult) -> Summary {
+    let mut summary = analysis::summarize(run);
+    let last = (run.trace.summary_records().iter().rev())
+        .filter(|r| r.flow == 0)
+        .find_map(|r| match r.event {
+            TraceEvent::Sample { info, .. } => Some(info),
+            _ => None,
+        });
+    correct_retransmissions(&mut summary, run, last.as_ref());
+    summary
+}
+
+/// When the packet records stopped early, the trace misses later
+/// retransmissions: count from the socket's own total (`last`, flow 0's
+/// last sample) instead.
+fn correct_retransmissions(summary: &mut Summary, run: &RunResult, last: Option<&TcpInfo>) {
+    if run.trace.skipped() > 0 {
+        let total = last.map_or(0, |i| i.total_retrans);
+        summary.retransmissions = summary.retransmissions.max(total);
     }
 }
 
