@@ -1,6 +1,7 @@
 //! The scenario a widget simulates for its current control values.
 
-use sim_core::config::Scenario;
+use sim_core::config::{Pacing, Scenario};
+
 use sim_core::time::SimDuration;
 use widget_catalogue::WidgetSpec;
 
@@ -27,9 +28,11 @@ pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
 /// Samples a run takes at most, about (see [`build`]).
 const MAX_SAMPLES: u64 = 20_000;
 
-/// How long the run should take: its bytes at the bottleneck's rate, plus
-/// twenty round trips for the handshake and slow start, or its time limit if
-/// that comes first. Only the sampling depends on it.
+/// How long the run should take: its bytes at the bottleneck's rate, the
+/// pauses between repeated exchanges, plus twenty round trips for the
+/// handshake and slow start, or its time limit if that comes first. Only
+/// the sampling depends on it: two pushes 10 s apart would otherwise be
+/// sampled as densely as one, 57,000 samples where the budget is 20,000.
 pub fn expected_ns(s: &Scenario) -> u64 {
     let app = &s.app;
     let exchange: u64 = app.request.iter().chain(&app.response).sum();
@@ -37,7 +40,10 @@ pub fn expected_ns(s: &Scenario) -> u64 {
         .saturating_mul(u64::from(app.repeat.max(1)))
         .saturating_mul(u64::from(s.flows.max(1)));
     let serialisation = (bytes as f64 * 8.0 / s.path.rate_bps.max(1) as f64 * 1e9) as u64;
+    let (Pacing::Every(gap) | Pacing::After(gap)) = app.pacing;
+    let gaps = gap.0.saturating_mul(u64::from(app.repeat.max(1) - 1));
     serialisation
+        .saturating_add(gaps)
         .saturating_add(20 * s.path.rtt().0)
         .min(s.time_limit.0)
 }
