@@ -28,6 +28,7 @@ pub mod keys;
 mod menus;
 mod pointer;
 pub mod predict;
+mod readouts;
 pub mod state;
 #[cfg(test)]
 mod state_tests;

@@ -23,7 +23,7 @@
 use super::export::LinkStatus;
 use super::keys::Action;
 use super::predict::Phase;
-use crate::kit::compare::{self, SIDE_NAMES};
+use crate::kit::compare;
 use crate::kit::detail::Work;
 use crate::kit::model::Model;
 use crate::kit::scenario;
@@ -562,49 +562,5 @@ impl State {
             log_cwnd: self.look.log_cwnd,
             t_ns: self.clock.t_ns,
         }
-    }
-
-    /// cwnd at the cursor, per side in compare mode ("A cwnd 10 · B cwnd 14").
-    pub fn cwnd_readout(&self) -> String {
-        let t = self.clock.t_ns;
-        let comparing = self.compare.is_some();
-        self.sides
-            .iter()
-            .enumerate()
-            .filter_map(|(k, s)| {
-                let m = s.model.as_ref()?;
-                Some(if comparing {
-                    format!("{} cwnd {}", SIDE_NAMES[k], m.cwnd_at(t))
-                } else {
-                    format!("cwnd {}", m.cwnd_at(t))
-                })
-            })
-            .collect::<Vec<_>>()
-            .join(" · ")
-    }
-
-    /// The timers at the cursor, one slot per timer any side runs at some
-    /// time (`None` where it is not running now), prefixed with their side
-    /// in compare mode ("A: …"). The slots stay while the cursor moves, so
-    /// the line that shows them keeps its size as timers come and go.
-    pub fn countdowns(&self) -> Vec<Option<String>> {
-        let t = self.clock.t_ns;
-        let comparing = self.compare.is_some();
-        self.sides
-            .iter()
-            .enumerate()
-            .filter_map(|(k, s)| Some((k, s.model.as_ref()?)))
-            .flat_map(|(k, m)| {
-                let prefix = if comparing {
-                    format!("{}: ", SIDE_NAMES[k])
-                } else {
-                    String::new()
-                };
-                m.ladder
-                    .timer_slots_at(t)
-                    .into_iter()
-                    .map(move |c| c.map(|c| format!("{prefix}{}", c.text())))
-            })
-            .collect()
     }
 }
