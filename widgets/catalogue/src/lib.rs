@@ -10,6 +10,29 @@
 //! scenario files with the same modules, so none of them can disagree about
 //! what a parameter means.
 
+/// Text only a page shows, never the widget's own code: a preset's speaker
+/// notes. Native code (the preprocessor, xtask, tests) keeps the text; the
+/// wasm gets `""`, and the widget reads the notes from its page instead
+/// (`data-preset-notes`, see [`notes_attribute`]). Every widget's notes in
+/// every page's wasm cost about 2 KB of its gzip with two widgets, and
+/// grew with each widget; a page now carries only its own widgets' notes.
+#[cfg(not(target_arch = "wasm32"))]
+#[macro_export]
+macro_rules! prose {
+    ($text:expr) => {
+        $text
+    };
+}
+
+/// See the native definition: on wasm the text is left out.
+#[cfg(target_arch = "wasm32")]
+#[macro_export]
+macro_rules! prose {
+    ($text:expr) => {
+        ""
+    };
+}
+
 mod check;
 pub mod knob_reference;
 mod param;
@@ -20,6 +43,7 @@ pub mod values;
 pub mod widgets;
 
 pub use param::{Kind, ParamError, ParamSpec};
+pub use presets::{note_in, notes_attribute};
 pub use spec::{Preset, WidgetSpec};
 pub use values::{Param, Values};
 pub use widgets::WIDGETS;

@@ -19,9 +19,58 @@ impl WidgetSpec {
     }
 }
 
+/// A widget's preset notes as its placeholder carries them
+/// (`data-preset-notes`): one line per preset with notes, its name, a tab,
+/// the notes. Written by the book's preprocessor, read by [`note_in`].
+pub fn notes_attribute(spec: &WidgetSpec) -> String {
+    let lines: Vec<String> = spec
+        .presets
+        .iter()
+        .filter(|p| !p.notes.is_empty())
+        .map(|p| format!("{}\t{}", p.name, p.notes))
+        .collect();
+    lines.join("\n")
+}
+
+/// The notes of `preset` in a `data-preset-notes` value, if it has any.
+pub fn note_in<'a>(attribute: &'a str, preset: &str) -> Option<&'a str> {
+    attribute
+        .lines()
+        .filter_map(|line| line.split_once('\t'))
+        .find(|(name, _)| *name == preset)
+        .map(|(_, notes)| notes)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::WIDGETS;
+
+    #[test]
+    fn every_presets_notes_read_back_from_the_page_attribute() {
+        for w in WIDGETS {
+            let attribute = super::notes_attribute(w);
+            for p in w.presets {
+                // A tab or a line break would split the line.
+                assert!(!p.notes.contains(['\t', '\n']), "{}/{}", w.name, p.name);
+                let read = super::note_in(&attribute, p.name);
+                assert_eq!(read.unwrap_or(""), p.notes, "{}/{}", w.name, p.name);
+            }
+        }
+        // Notes written bare would ship in the wasm again.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/widgets");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                !text.contains("notes: \""),
+                "{}: write preset notes as `notes: crate::prose!(\"…\")`",
+                path.display()
+            );
+        }
+        assert_eq!(super::note_in("a\tone\nb\ttwo", "b"), Some("two"));
+        assert_eq!(super::note_in("a\tone", "c"), None);
+        assert_eq!(super::note_in("", "a"), None);
+    }
 
     #[test]
     fn every_preset_value_is_a_valid_parameter() {

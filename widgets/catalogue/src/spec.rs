@@ -17,7 +17,8 @@ pub struct Preset {
     pub title: &'static str,
     /// The scenario file in `scenarios/` this preset loads.
     pub scenario: &'static str,
-    /// What an instructor might say about the case, shown in presenter mode only.
+    /// What an instructor might say about the case, shown in presenter mode
+    /// only. Written `prose!("…")`: the page carries it, not the wasm.
     pub notes: &'static str,
 }
 

@@ -232,6 +232,7 @@ pub fn expand(
     // that adding one to a chapter does not renumber the others, whose ids
     // readers' links carry (`?slow-start-2.rtt=30ms`).
     let (mut index, mut predictions) = (0, 0);
+    let mut noted: Vec<&str> = Vec::new();
     let mut place = |directive: &Directive, out: &mut String, line: usize, source: &str| {
         let fig = match directive.predict {
             Some(_) => None,
@@ -239,6 +240,10 @@ pub fn expand(
         };
         if index + predictions == 0 {
             out.push_str(render::PRELOAD);
+        }
+        if !noted.contains(&directive.widget.name) {
+            noted.push(directive.widget.name);
+            out.push_str(&render::preset_notes(directive.widget));
         }
         let id = if directive.predict.is_some() {
             predictions += 1;

@@ -1,6 +1,7 @@
 //! The HTML a directive becomes: a placeholder the widget bundle mounts into.
 
 use crate::directive::Directive;
+use widget_catalogue::WidgetSpec;
 
 /// Escapes text for an HTML attribute or element body. Values were already
 /// validated, but nothing reaches the page unescaped.
@@ -127,6 +128,23 @@ pub fn placeholder(d: &Directive, id: &str, fig: Option<&FigureRef>, path_to_roo
     )
 }
 
+/// A widget's preset speaker notes, once per page before its first
+/// placeholder: the wasm leaves them out (`prose!` in the catalogue) and
+/// the widget reads them from here (`kit::widget::view::speaker_notes`).
+/// Empty when the widget's presets have none.
+pub fn preset_notes(widget: &WidgetSpec) -> String {
+    let notes = widget_catalogue::notes_attribute(widget);
+    if notes.is_empty() {
+        return String::new();
+    }
+    // As character references: a raw line break could end mdBook's HTML block.
+    let notes = escape(&notes).replace('\t', "&#9;").replace('\n', "&#10;");
+    format!(
+        "\n<div hidden class=\"tw-preset-notes\" data-for=\"{}\" data-preset-notes=\"{notes}\"></div>\n",
+        escape(widget.name)
+    )
+}
+
 /// Goes before a page's first placeholder: starts fetching and compiling the
 /// widget bundle while the browser is still parsing the page. The loader
 /// (`theme/widgets-loader.js`) runs only at the end of the body, after
@@ -193,6 +211,20 @@ mod tests {
         let d = parse("long-fat compare=cc vs=bbr views=cwnd,throughput").unwrap();
         assert_eq!(settings(&d), "compared with Congestion control = bbr");
         assert_eq!(settings(&parse("slow-start").unwrap()), "default settings");
+    }
+
+    #[test]
+    fn preset_notes_go_to_the_page_once_with_their_text_intact() {
+        let spec = widget_catalogue::widget("slow-start").unwrap();
+        let html = preset_notes(spec);
+        assert!(
+            html.starts_with("\n<div hidden class=\"tw-preset-notes\" data-for=\"slow-start\""),
+            "{html}"
+        );
+        // One line: no raw tab or line break inside the attribute.
+        assert_eq!(html.trim().lines().count(), 1, "{html}");
+        let note = spec.presets[0].notes;
+        assert!(html.contains(&escape(note).replace('\t', "&#9;")), "{html}");
     }
 
     #[test]

@@ -108,13 +108,13 @@ const PRESETS: &[Preset] = &[
         name: "seed-003-cubic",
         title: "CUBIC on the article's path: 110 Mbit/s × 210 ms, 3e-5 loss",
         scenario: "seed-003-lfn-cubic.toml",
-        notes: "One CUBIC flow for 30 s at 210 ms. Open the cwnd chart: each random loss cuts the window to 70 %, and at 210 ms it takes seconds to grow back. Read the iperf3 panel: the rate swings, as the source's 52 to 105 Mbit/s did.",
+        notes: crate::prose!("One CUBIC flow for 30 s at 210 ms. Open the cwnd chart: each random loss cuts the window to 70 %, and at 210 ms it takes seconds to grow back. Read the iperf3 panel: the rate swings, as the source's 52 to 105 Mbit/s did."),
     },
     Preset {
         name: "seed-003-bbr",
         title: "BBR on the article's path: 110 Mbit/s × 210 ms, 3e-5 loss",
         scenario: "seed-003-lfn-bbr.toml",
-        notes: "The same path with BBR and fq. BBR does not treat a random loss as congestion: its rate follows the bandwidth it measures. Point at Startup, Drain and the 8-phase ProbeBW cycle in the cwnd chart, and at the steady iperf3 lines.",
+        notes: crate::prose!("The same path with BBR and fq. BBR does not treat a random loss as congestion: its rate follows the bandwidth it measures. Point at Startup, Drain and the 8-phase ProbeBW cycle in the cwnd chart, and at the steady iperf3 lines."),
     },
 ];
 

@@ -166,19 +166,30 @@ fn header(ui: &Ui) -> Html {
 }
 
 /// The preset's speaker notes, for the instructor at the projector only.
+/// The page carries them (`data-preset-notes` on a hidden element the
+/// book's preprocessor writes once per widget), not the wasm: a widget
+/// embedded elsewhere has none.
 fn speaker_notes(ui: &Ui) -> Html {
     let s = ui.state;
-    s.preset
-        .and_then(|name| ui.spec.preset(name))
-        .filter(|pr| s.presenter && !pr.notes.is_empty())
-        .map(|pr| {
-            html! {
-                <aside class="tw-speaker-notes" aria-label="Speaker notes">
-                    <strong>{ "Notes: " }</strong>{ pr.notes }
-                </aside>
-            }
+    let (Some(preset), true) = (s.preset, s.presenter) else {
+        return Html::default();
+    };
+    let attribute = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            let selector = format!(".tw-preset-notes[data-for=\"{}\"]", ui.spec.name);
+            d.query_selector(&selector).ok().flatten()
         })
-        .unwrap_or_default()
+        .and_then(|el| el.get_attribute("data-preset-notes"))
+        .unwrap_or_default();
+    match widget_catalogue::note_in(&attribute, preset) {
+        Some(notes) => html! {
+            <aside class="tw-speaker-notes" aria-label="Speaker notes">
+                <strong>{ "Notes: " }</strong>{ notes.to_string() }
+            </aside>
+        },
+        None => Html::default(),
+    }
 }
 
 /// The keyboard shortcuts overlay, when open.
