@@ -188,8 +188,14 @@ describe("the widgets in real wiki engines", { skip: SKIP }, () => {
             assert.ok(!/(slow-start|long-fat)-\d\./.test(new URL(page.url()).search), `round ${round}: a widget wrote into ${page.url()}`);
           }
         }
+        // Wasm memory is a high-water mark: it never shrinks. A leak grows it
+        // visit after visit; one larger peak (a run still simulating as its
+        // page left, under load) grows it once and then holds. So: growth at
+        // one visit at most from visit 5 to 20, and never back to growing.
+        const grewAt = memory.slice(4).flatMap((m, i) => (i > 0 && m > memory[3 + i] ? [i + 5] : []));
+        assert.ok(grewAt.length <= 1, `wasm memory grew at visits ${grewAt.join(", ")} (${memory.join(", ")})`);
         const growth = memory[19] - memory[4];
-        assert.ok(growth <= 1 << 20, `wasm memory grew by ${growth} bytes from visit 5 to 20 (${memory.join(", ")})`);
+        assert.ok(growth <= 16 << 20, `wasm memory grew by ${growth} bytes from visit 5 to 20 (${memory.join(", ")})`);
         expectNoProblems(problems);
         await close();
       });
