@@ -72,7 +72,9 @@ const TARGET = {
   fps_p5: 30, // 95 % of frames within 33 ms
   long_frames: 0, // no frame over 50 ms
   tti_ms: 500,
-  book_widget_gzip: 250_000, // 250 KB: room under the old 300 KiB for the widgets to come
+  // The ceiling for the whole book: every chapter's widget and the teaching kit
+  // (the architecture step cut it to 250 KB first to make room for them).
+  book_widget_gzip: 300_000,
 };
 
 // --- Helpers.
