@@ -7,10 +7,6 @@
 //! build with its name and the key at fault, as `tcpsim run` would report it;
 //! a parameter `values_of` leaves unread fails it too.
 
-// Only what the widget modules need; the rest of each module is the lib's.
-// (`to_position` and `from_position` are the lib's exported API, which
-// clippy spares there but not in a script's private module.)
-#[allow(dead_code, clippy::wrong_self_convention)]
 // The widget modules write preset notes as `crate::prose!("…")` (see
 // `src/lib.rs`); the build script only needs their text as it is.
 macro_rules! prose {
@@ -21,6 +17,10 @@ macro_rules! prose {
 #[allow(unused_imports)]
 pub(crate) use prose;
 
+// Only what the widget modules need; the rest of each module is the lib's.
+// (`to_position` and `from_position` are the lib's exported API, which
+// clippy spares there but not in a script's private module.)
+#[allow(dead_code, clippy::wrong_self_convention)]
 #[path = "src/param.rs"]
 mod param;
 #[allow(dead_code)]

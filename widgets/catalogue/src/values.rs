@@ -105,7 +105,7 @@ impl<E: Choice> ParamKind for E {
         // scenario is built from them: an index outside it is a bug.
         let index = base.max(0.0).round() as usize;
         E::from_index(index)
-            .unwrap_or_else(|| panic!("option {index} of {:?} does not exist", E::NAMES))
+            .unwrap_or_else(|| panic!("option {index} of {} does not exist", E::NAMES.join("/")))
     }
 }
 
