@@ -246,7 +246,8 @@ impl Scenario {
                 )?;
             }
         }
-        check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
+        // A day: room for connections hours apart (tcp_metrics' ageing).
+        check("time_limit", self.time_limit.0, 1, 86_400_000_000_000, " ns")?;
         check("flows", self.flows, 1, 64, "")?;
         let connections = if self.app.new_connection {
             self.app.repeat
