@@ -63,6 +63,21 @@ fn the_lossy_connection_caches_ssthresh_13_and_the_next_one_starts_there() {
 }
 
 #[test]
+fn kernel_3_10_caches_ssthresh_without_any_sysctl_and_today_does_not() {
+    let text = scenario_text("seed-000-tcp-metrics-lossy-first-3.10.toml");
+    let (mut file, s) = sim_core::scenario_file::parse(&text).unwrap();
+    let old = run(&s);
+    assert_eq!(old.tcp_metrics.after_close[0].unwrap().ssthresh, 13);
+    file.set_kernel(sim_core::config::Kernel::Today);
+    let today = run(&file.to_scenario().unwrap());
+    assert!(today.tcp_metrics.after_close.iter().all(|e| e.unwrap().ssthresh == 0));
+    let (old, today) = (durations_ms(&old), durations_ms(&today));
+    for i in 1..4 {
+        assert!(old[i] >= 1.5 * today[i], "{old:?} vs {today:?}");
+    }
+}
+
+#[test]
 fn later_connections_crawl_only_where_ssthresh_is_cached() {
     let saved = durations_ms(&preset("lossy-first-saved"));
     let today = durations_ms(&preset("lossy-first-today"));

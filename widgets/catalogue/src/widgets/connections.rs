@@ -68,7 +68,7 @@ pub const NO_METRICS_SAVE: Param<Switch> = Param::new(
 pub const LOSS: Param<Ratio> = Param::new(
     "loss",
     "Loss on the first connection",
-    "probability that a packet is lost, during the first connection or the episode",
+    "probability that a packet is lost",
 )
 .range(1e-5, 0.1)
 .default(0.01)
@@ -84,14 +84,14 @@ pub const LOSS_DIRECTION: Param<Direction> = Param::new(
 pub const LOSS_ON: Param<LossOn> = Param::new(
     "loss_on",
     "Loss during",
-    "first: the whole first connection; episode: the first seconds of the run, whichever connections they cover",
+    "first: the first connection; episode: the run's first seconds",
 )
 .default(0.0);
 
 pub const EPISODE: Param<Duration> = Param::new(
     "episode",
     "Episode length",
-    "with loss during an episode: how long it lasts from the first SYN",
+    "how long the loss episode lasts",
 )
 .range(0.1 * S, 60.0 * S)
 .default(1.0 * S)
@@ -117,7 +117,7 @@ pub const SIZE: Param<Bytes> = Param::new(
 pub const GAP: Param<Duration> = Param::new(
     "gap",
     "Gap between connections",
-    "from one connection's end to the next one's SYN; over an hour, the cache entry has aged out",
+    "from one connection's end to the next one's SYN",
 )
 .range(10.0 * MS, 7200.0 * S)
 .default(1.0 * S)
@@ -189,31 +189,31 @@ const PRESETS: &[Preset] = &[
         name: "lossy-first-saved",
         title: "A lossy connection, then three clean ones; ssthresh cached",
         scenario: "seed-000-tcp-metrics-lossy-first-saved.toml",
-        notes: "1 % loss on the first connection only, at 100 ms. Open the tcp_metrics panel after the first close: a small ssthresh. Each later connection takes it at open and leaves slow start there; read their times in the headline against the first.",
+        notes: "Open the tcp_metrics panel after the first close: a small ssthresh, which each later connection takes at open.",
     },
     Preset {
         name: "lossy-first-today",
         title: "The same on today's default: ssthresh not cached",
         scenario: "seed-000-tcp-metrics-lossy-first-today.toml",
-        notes: "tcp_no_ssthresh_metrics_save = 1, the default since 5.6: the cache still holds rtt, rttvar and cwnd, but the later connections slow-start from scratch.",
+        notes: "The cache keeps rtt, rttvar and cwnd; the later connections slow-start from scratch.",
     },
     Preset {
         name: "flush",
         title: "ssthresh cached, flushed before the third connection",
         scenario: "seed-000-tcp-metrics-flush.toml",
-        notes: "The second connection crawls; ip tcp_metrics flush all before the third empties the cache, and the third and fourth are fast again until a lossy connection fills it once more.",
+        notes: "The second connection crawls; after the flush the third and fourth are fast.",
     },
     Preset {
         name: "no-metrics-save",
         title: "ssthresh caching on, but tcp_no_metrics_save = 1",
         scenario: "seed-000-tcp-metrics-no-metrics-save.toml",
-        notes: "The seed's other fix: nothing is cached at all, so the panel stays empty and every connection starts from scratch, losing the cached RTT's first RTO too.",
+        notes: "Nothing is cached, not even the RTT that sets the first RTO.",
     },
     Preset {
         name: "aged",
         title: "ssthresh cached, connections two hours apart",
         scenario: "seed-000-tcp-metrics-aged.toml",
-        notes: "The entry is older than TCP_METRICS_TIMEOUT (an hour) when the next connection looks it up, so it is reset first: read the panel's open lines.",
+        notes: "Each open finds the entry over an hour old (TCP_METRICS_TIMEOUT) and resets it.",
     },
 ];
 
