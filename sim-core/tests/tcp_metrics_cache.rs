@@ -70,7 +70,13 @@ fn kernel_3_10_caches_ssthresh_without_any_sysctl_and_today_does_not() {
     assert_eq!(old.tcp_metrics.after_close[0].unwrap().ssthresh, 13);
     file.set_kernel(sim_core::config::Kernel::Today);
     let today = run(&file.to_scenario().unwrap());
-    assert!(today.tcp_metrics.after_close.iter().all(|e| e.unwrap().ssthresh == 0));
+    assert!(
+        today
+            .tcp_metrics
+            .after_close
+            .iter()
+            .all(|e| e.unwrap().ssthresh == 0)
+    );
     let (old, today) = (durations_ms(&old), durations_ms(&today));
     for i in 1..4 {
         assert!(old[i] >= 1.5 * today[i], "{old:?} vs {today:?}");
@@ -115,9 +121,17 @@ fn a_flush_empties_the_cache_before_the_third_connection() {
     let d = durations_ms(&flush);
     assert_eq!(d[1], saved[1], "the second still starts from the cache");
     assert_eq!(d[2], today[2], "the third starts from nothing");
-    let log: Vec<&str> = flush.tcp_metrics.log.iter().map(|(_, l)| l.as_str()).collect();
+    let log: Vec<&str> = flush
+        .tcp_metrics
+        .log
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .collect();
     assert_eq!(log[3], "ip tcp_metrics flush all");
-    assert_eq!(log[4], "open #3: tcp_init_metrics takes no ssthresh, no rtt");
+    assert_eq!(
+        log[4],
+        "open #3: tcp_init_metrics takes no ssthresh, no rtt"
+    );
 }
 
 #[test]
@@ -134,7 +148,10 @@ fn an_entry_idle_for_two_hours_is_reset_before_the_next_connection_reads_it() {
     let r = preset("aged");
     let log: Vec<&str> = r.tcp_metrics.log.iter().map(|(_, l)| l.as_str()).collect();
     assert_eq!(log[1], "entry older than an hour: reset");
-    assert_eq!(log[2], "open #2: tcp_init_metrics takes no ssthresh, no rtt");
+    assert_eq!(
+        log[2],
+        "open #2: tcp_init_metrics takes no ssthresh, no rtt"
+    );
     // Every later connection is as fast as a fresh one.
     let d = durations_ms(&r);
     assert_eq!(d[1..], durations_ms(&preset("lossy-first-today"))[1..]);

@@ -247,7 +247,13 @@ impl Scenario {
             }
         }
         // A day: room for connections hours apart (tcp_metrics' ageing).
-        check("time_limit", self.time_limit.0, 1, 86_400_000_000_000, " ns")?;
+        check(
+            "time_limit",
+            self.time_limit.0,
+            1,
+            86_400_000_000_000,
+            " ns",
+        )?;
         check("flows", self.flows, 1, 64, "")?;
         let connections = if self.app.new_connection {
             self.app.repeat

@@ -130,7 +130,8 @@ impl TcpMetrics {
             Some(_) if cfg.save => self.show("client", now),
             _ => String::from("(nothing saved)\n"),
         };
-        self.log.push((now, format!("close #{n}: {}", line.trim_end())));
+        self.log
+            .push((now, format!("close #{n}: {}", line.trim_end())));
     }
 
     fn save_entry(&mut self, c: &Closing, cfg: MetricsConfig, now: SimTime) {

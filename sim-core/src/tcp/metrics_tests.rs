@@ -52,17 +52,26 @@ fn cwnd_is_averaged_in_congestion_avoidance_and_ssthresh_taken_in_recovery() {
     let mut m = TcpMetrics::default();
     // Congestion avoidance on a fresh entry: (0 + 40) / 2.
     m.save(1, &closing(40, 30), OLD_KERNEL, T0);
-    assert_eq!((m.entry().unwrap().cwnd, m.entry().unwrap().ssthresh), (20, 30));
+    assert_eq!(
+        (m.entry().unwrap().cwnd, m.entry().unwrap().ssthresh),
+        (20, 30)
+    );
     // Closing in recovery: cwnd moves to the mean of the cached one and
     // ssthresh; ssthresh only rises.
     let mut c = closing(10, 16);
     c.recovering = true;
     m.save(2, &c, OLD_KERNEL, T0);
-    assert_eq!((m.entry().unwrap().cwnd, m.entry().unwrap().ssthresh), (18, 30));
+    assert_eq!(
+        (m.entry().unwrap().cwnd, m.entry().unwrap().ssthresh),
+        (18, 30)
+    );
     let mut c = closing(10, 60);
     c.recovering = true;
     m.save(3, &c, OLD_KERNEL, T0);
-    assert_eq!((m.entry().unwrap().cwnd, m.entry().unwrap().ssthresh), (39, 60));
+    assert_eq!(
+        (m.entry().unwrap().cwnd, m.entry().unwrap().ssthresh),
+        (39, 60)
+    );
 }
 
 #[test]

@@ -336,7 +336,11 @@ mod tests {
         assert_eq!(r.last_cached_ssthresh, cache[3].unwrap().ssthresh as f64);
         assert!(r.last_cached_ssthresh > r.cached_ssthresh, "{r:?}");
         let t = analysis::summarize(&run).transfers;
-        let mean = t[1..].iter().map(|t| t.duration().0 as f64 / 1e6).sum::<f64>() / 3.0;
+        let mean = t[1..]
+            .iter()
+            .map(|t| t.duration().0 as f64 / 1e6)
+            .sum::<f64>()
+            / 3.0;
         assert_eq!(r.later_connections_ms, mean);
         // Today's default caches no ssthresh: no such figure.
         let values = crate::params::preset_values(spec, "lossy-first-today").unwrap();
