@@ -120,6 +120,12 @@ impl Link {
         }
     }
 
+    /// No more random loss from now on (listed drops still happen): the
+    /// lossy connections are over.
+    pub fn stop_random_loss(&mut self) {
+        self.cfg.loss_until = Some(SimTime::ZERO);
+    }
+
     /// Whether the lossy element takes a packet at `now`: `listed` (a drop
     /// list names it) or by chance. The chance is drawn whether or not the
     /// packet is listed, so a drop list leaves the random pattern as it was.

@@ -23,6 +23,9 @@ pub struct RequestResponse {
     /// (`None`), or through an RPC framework's fixed-size buffer.
     pub client_writes: Option<ChunkedWrites>,
     pub server_writes: Option<ChunkedWrites>,
+    /// `ip tcp_metrics flush all` on the server just before it accepts this
+    /// connection (counting from 1; with a connection per exchange).
+    pub tcp_metrics_flush_before: Option<u32>,
 }
 
 /// An RPC framework's transfer buffer (seed 002's `transbuf`): every write of

@@ -130,6 +130,7 @@ impl Default for Scenario {
                 new_connection: false,
                 client_writes: None,
                 server_writes: None,
+                tcp_metrics_flush_before: None,
             },
             time_limit: SimDuration::from_secs(600),
             trace_packet_budget: crate::trace::DEFAULT_PACKET_BUDGET,
@@ -216,7 +217,14 @@ impl Scenario {
         check("app.response", self.app.response.len(), 1, 1000, " writes")?;
         check("app.repeat", self.app.repeat, 1, 10_000, "")?;
         let (Pacing::Every(d) | Pacing::After(d)) = self.app.pacing;
-        check("app.gap", d.0, 0, 3_600_000_000_000, " ns")?;
+        // Up to two hours: past TCP_METRICS_TIMEOUT, so a cache can age out.
+        check("app.gap", d.0, 0, 7_200_000_000_000, " ns")?;
+        if let Some(k) = self.app.tcp_metrics_flush_before {
+            check("app.tcp_metrics_flush_before", k, 1, self.app.repeat, "")?;
+        }
+        if let Some(n) = self.path.loss_connections {
+            check("path.loss_connections", n, 1, self.app.repeat, "")?;
+        }
         for (host, w) in [
             ("client", self.app.client_writes),
             ("server", self.app.server_writes),
@@ -238,7 +246,14 @@ impl Scenario {
                 )?;
             }
         }
-        check("time_limit", self.time_limit.0, 1, 3_600_000_000_000, " ns")?;
+        // A day: room for connections hours apart (tcp_metrics' ageing).
+        check(
+            "time_limit",
+            self.time_limit.0,
+            1,
+            86_400_000_000_000,
+            " ns",
+        )?;
         check("flows", self.flows, 1, 64, "")?;
         let connections = if self.app.new_connection {
             self.app.repeat

@@ -33,6 +33,9 @@ pub struct PathConfig {
     pub loss_position: LossPosition,
     /// Segments to drop whatever the seed ("drop exactly these").
     pub drops: Vec<DropRule>,
+    /// Random loss only on each flow's first this many connections (with a
+    /// connection per exchange); `None`: on all of them.
+    pub loss_connections: Option<u32>,
 }
 
 /// A direction of the path, named after what it carries in the book's cases:
@@ -248,6 +251,7 @@ impl PathConfig {
             loss_direction: LossDirection::default(),
             loss_position: LossPosition::default(),
             drops: Vec::new(),
+            loss_connections: None,
         }
     }
 

@@ -27,6 +27,7 @@ impl AppSection {
             client_write_cost,
             server_write_buffer,
             server_write_cost,
+            tcp_metrics_flush_before,
         } = self;
         let rates = [
             (client_read_rate, "app.client_read_rate", client),
@@ -56,6 +57,7 @@ impl AppSection {
                 server_write_cost.as_deref(),
             )?,
             pacing: pacing(gap.as_deref(), think.as_deref())?,
+            tcp_metrics_flush_before: *tcp_metrics_flush_before,
         })
     }
 }

@@ -35,6 +35,7 @@ impl PathSection {
             }
             path.loss = loss;
         }
+        path.loss_connections = self.loss_connections;
         if let Some(t) = &self.loss_until {
             path.loss_until = Some(parse_duration(t).map_err(|e| err("path.loss_until", e.0))?);
         }

@@ -83,6 +83,10 @@ pub struct PathSection {
     /// one `segment`, `seq` range or `ack`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drop: Vec<DropSection>,
+    /// Random loss only on the first this many connections, e.g. 1: the first
+    /// connection is lossy and the later ones (`new_connection`) are clean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_connections: Option<u32>,
     /// Path MTU in bytes (route attribute `mtu`); payload per segment is MTU − 52
     /// (IPv4 20, TCP 20, timestamps 12). Default 1500.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -237,6 +241,10 @@ pub enum AppSection {
         /// The same for the server's application.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         server_write_cost: Option<String>,
+        /// `ip tcp_metrics flush all` on the server just before this connection
+        /// opens, counting from 1 (needs `new_connection`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tcp_metrics_flush_before: Option<u32>,
     },
 }
 

@@ -28,14 +28,19 @@ impl World {
                 Action::StartLater { index, at } => {
                     self.queue.push(at, Event::AppStart { flow, index })
                 }
-                Action::Complete { index, started } => self.trace.push(
-                    now,
-                    TraceEvent::TransferComplete {
-                        index,
-                        bytes: self.app_bytes,
-                        started,
-                    },
-                ),
+                Action::Complete { index, started } => {
+                    self.trace.push(
+                        now,
+                        TraceEvent::TransferComplete {
+                            index,
+                            bytes: self.app_bytes,
+                            started,
+                        },
+                    );
+                    if self.new_connection {
+                        self.close(now, flow);
+                    }
+                }
             }
         }
     }

@@ -61,6 +61,12 @@ pub(super) struct World {
     pub(super) seed: u64,
     /// The scenario's drop list, with what it has counted so far.
     pub(super) drops: DropList,
+    /// Connections each flow has opened so far (1: its first).
+    pub(super) opened: Vec<u32>,
+    /// Random loss on the first this many connections only.
+    pub(super) loss_connections: Option<u32>,
+    /// `ip tcp_metrics flush all` before this connection opens.
+    pub(super) flush_before: Option<u32>,
 }
 
 /// One direction of the path as a link; `delay`, `seed` and whether random
@@ -114,6 +120,9 @@ impl World {
             metrics: TcpMetrics::default(),
             seed: scenario.seed,
             drops: DropList::new(&p.drops, scenario.flows),
+            opened: vec![1; scenario.flows as usize],
+            loss_connections: p.loss_connections,
+            flush_before: scenario.app.tcp_metrics_flush_before,
         };
         let now = SimTime::ZERO;
         for flow in 0..scenario.flows as u16 {
@@ -336,14 +345,26 @@ impl World {
     /// ignore them, as a closed port's would be answered and forgotten.
     pub(super) fn reconnect(&mut self, now: SimTime, flow: u16) {
         let f = flow as usize;
-        // The server closes: tcp_update_metrics; the next connection starts
-        // from what was saved (tcp_init_metrics).
-        self.metrics
-            .save(&self.flows[f].server.closing(), self.hosts.1.metrics, now);
         self.drops.on_reconnect(flow);
+        self.opened[f] += 1;
+        let n = self.opened[f];
+        if self.flush_before == Some(n) {
+            self.metrics.flush(now);
+        }
+        if self.loss_connections.is_some_and(|last| n > last) {
+            self.uplink.stop_random_loss();
+            self.downlink.stop_random_loss();
+        }
+        // The new connection starts from what the last one saved
+        // (tcp_init_metrics; the kernel runs it when the handshake
+        // completes, which changes nothing the cache holds).
         let (client, mut server) = open(&self.hosts, self.seed, flow);
-        if let Some(ssthresh) = self.metrics.initial_ssthresh(self.hosts.1.metrics) {
+        let cached = self.metrics.open(n, self.hosts.1.metrics, now);
+        if let Some(ssthresh) = cached.ssthresh {
             server.set_initial_ssthresh(ssthresh);
+        }
+        if cached.rtt_ns > 0 {
+            server.set_cached_rtt(SimDuration(cached.rtt_ns));
         }
         let fl = &mut self.flows[f];
         fl.earlier.0 += fl.client.app_received();
@@ -359,6 +380,17 @@ impl World {
         }
         fl.apps.on_reconnect();
         self.pump(now, flow, Side::Client);
+    }
+
+    /// The server closes connection `flow`'s current connection, whose
+    /// transfer has just completed: `tcp_update_metrics`. The model closes
+    /// when the client has read the last byte, without the FIN exchange, so
+    /// the server's state lacks the ACKs of the last half round trip.
+    pub(super) fn close(&mut self, now: SimTime, flow: u16) {
+        let f = flow as usize;
+        let closing = self.flows[f].server.closing();
+        self.metrics
+            .save(self.opened[f], &closing, self.hosts.1.metrics, now);
     }
 
     /// Each flow's `TCP_INFO`-like reading, as iperf3 takes it every interval.

@@ -2,22 +2,29 @@
 //! (net/ipv4/tcp_metrics.c): RTT, RTT variance, cwnd and ssthresh, saved when
 //! a connection closes (`tcp_update_metrics`) and used by the next one
 //! (`tcp_init_metrics`). `ip tcp_metrics show` prints them; `ip tcp_metrics
-//! flush` forgets them.
+//! flush` forgets them. An entry not touched for `TCP_METRICS_TIMEOUT` (an
+//! hour) is reset the next time it is looked up (`tcpm_check_stamp`).
 //!
-//! Since kernel 5.x `net.ipv4.tcp_no_ssthresh_metrics_save` defaults to 1, so
+//! Since 5.6 `net.ipv4.tcp_no_ssthresh_metrics_save` defaults to 1, so
 //! ssthresh is neither saved nor used; with it at 0 (as on older kernels) one
 //! lossy connection can leave a small ssthresh that makes later connections to
 //! the same host leave slow start early.
+//!
+//! The kernel keeps RTT scaled by 8 and variance by 4 in fixed point; the
+//! model keeps both unscaled, in nanoseconds, and shows them in µs.
 
 use crate::cc::TCP_INFINITE_SSTHRESH;
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
+
+/// `TCP_METRICS_TIMEOUT`: an entry older than this is reset when looked up.
+pub const TCP_METRICS_TIMEOUT: SimDuration = SimDuration::from_secs(60 * 60);
 
 /// The sysctls that govern the cache, on the host that keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MetricsConfig {
     /// `net.ipv4.tcp_no_metrics_save` = 0.
     pub save: bool,
-    /// `net.ipv4.tcp_no_ssthresh_metrics_save` = 0 (1 is the default since 5.x).
+    /// `net.ipv4.tcp_no_ssthresh_metrics_save` = 0 (1 is the default since 5.6).
     pub save_ssthresh: bool,
 }
 
@@ -34,6 +41,7 @@ impl Default for MetricsConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Closing {
     pub srtt_ns: Option<u64>,
+    /// The smoothed mean deviation (`mdev_us`; the model's RTTVAR).
     pub rttvar_ns: u64,
     pub cwnd: u32,
     pub ssthresh: u32,
@@ -43,21 +51,46 @@ pub struct Closing {
     pub recovering: bool,
 }
 
-/// One destination's entry.
+/// One destination's entry (`struct tcp_metrics_block`); 0: not set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub rtt_ns: u64,
     pub rttvar_ns: u64,
-    /// 0: not set.
     pub ssthresh: u32,
     pub cwnd: u32,
+    /// `tcpm_stamp`: when it was last saved (or reset).
     pub saved_at: SimTime,
 }
 
-/// The cache, for the one destination the simulator's server talks to.
+/// What `tcp_init_metrics` takes from the cache for a new connection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Opened {
+    /// The cached ssthresh the connection starts with, if any.
+    pub ssthresh: Option<u32>,
+    /// The cached RTT (0: none), which seeds the first RTO if it is larger
+    /// than the handshake's sample.
+    pub rtt_ns: u64,
+}
+
+impl Opened {
+    /// The first RTO the cached RTT gives, as `tcp_init_metrics` sets
+    /// `icsk_rto` (if the handshake's estimate is smaller).
+    pub fn rto(&self) -> Option<SimDuration> {
+        (self.rtt_ns > 0).then(|| super::rtt::rto_from_cached(SimDuration(self.rtt_ns)))
+    }
+}
+
+/// The cache, for the one destination the simulator's server talks to, and
+/// a log of what happened to it (saves, opens, flushes), for the widget's
+/// panel and the run's figures.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TcpMetrics {
     entry: Option<Entry>,
+    /// The entry after each connection's close (`None`: nothing cached), in
+    /// order of closing.
+    pub after_close: Vec<Option<Entry>>,
+    /// Time and text of each event, as the panel prints them.
+    pub log: Vec<(SimTime, String)>,
 }
 
 impl TcpMetrics {
@@ -66,32 +99,83 @@ impl TcpMetrics {
     }
 
     /// `ip tcp_metrics flush`.
-    pub fn flush(&mut self) {
+    pub fn flush(&mut self, now: SimTime) {
         self.entry = None;
+        self.log.push((now, "ip tcp_metrics flush all".into()));
     }
 
-    /// `tcp_update_metrics`: a connection to the destination closes.
-    pub fn save(&mut self, c: &Closing, cfg: MetricsConfig, now: SimTime) {
+    /// The entry as `tcp_get_metrics` finds it: reset to the route's metrics
+    /// (none here: all 0) if it is older than `TCP_METRICS_TIMEOUT`
+    /// (`tcpm_check_stamp` → `tcpm_suck_dst`).
+    fn lookup(&mut self, now: SimTime) -> Option<&mut Entry> {
+        if let Some(e) = &mut self.entry
+            && now.since(e.saved_at) > TCP_METRICS_TIMEOUT
+        {
+            *e = Entry {
+                saved_at: now,
+                ..Entry::default()
+            };
+            self.log
+                .push((now, "entry older than an hour: reset".into()));
+        }
+        self.entry.as_mut()
+    }
+
+    /// `tcp_update_metrics`: connection `n` (1 = the first) to the
+    /// destination closes at `now`.
+    pub fn save(&mut self, n: u32, c: &Closing, cfg: MetricsConfig, now: SimTime) {
+        self.save_entry(c, cfg, now);
+        self.after_close.push(self.entry);
+        let line = match self.entry {
+            Some(_) if cfg.save => self.show("client", now),
+            _ => String::from("(nothing saved)\n"),
+        };
+        self.log
+            .push((now, format!("close #{n}: {}", line.trim_end())));
+    }
+
+    fn save_entry(&mut self, c: &Closing, cfg: MetricsConfig, now: SimTime) {
         if !cfg.save {
             return;
         }
-        let Some(srtt) = c.srtt_ns else { return };
-        if c.backed_off {
-            // "This session failed to estimate rtt": keep nothing from it.
-            return;
+        let srtt = match c.srtt_ns {
+            Some(s) if !c.backed_off => s,
+            // "This session failed to estimate rtt. Why? Probably, no packets
+            // returned in time. Reset our results." Only the RTT, of an entry
+            // that exists; nothing else, and its stamp stays.
+            _ => {
+                if let Some(e) = self.lookup(now) {
+                    e.rtt_ns = 0;
+                }
+                return;
+            }
+        };
+        if self.lookup(now).is_none() {
+            // tcpm_new: a fresh entry from the route's metrics (none set).
+            self.entry = Some(Entry {
+                saved_at: now,
+                ..Entry::default()
+            });
         }
-        let e = self.entry.get_or_insert(Entry::default());
-        // RTT and variance move towards the new estimate: at once if larger,
-        // by an eighth of the difference if smaller.
-        e.rtt_ns = if e.rtt_ns == 0 || srtt >= e.rtt_ns {
+        let e = self.entry.as_mut().expect("just made");
+        // m = stored − new. A larger new RTT is taken at once, a smaller one
+        // by an eighth of the difference: "rtt overestimation is always
+        // better than underestimation".
+        let m = e.rtt_ns as i128 - srtt as i128;
+        e.rtt_ns = if m <= 0 {
             srtt
         } else {
-            e.rtt_ns - (e.rtt_ns - srtt) / 8
+            e.rtt_ns - (m as u64 >> 3)
         };
-        e.rttvar_ns = if e.rttvar_ns == 0 || c.rttvar_ns >= e.rttvar_ns {
-            c.rttvar_ns
+        // The variance moves to max(|m|, mdev) at once if that is larger,
+        // else by a quarter of the difference. (The kernel's `m >>= 1` only
+        // rescales from srtt's ×8 to rttvar's ×4 fixed point.) On a fresh
+        // entry |m| is the whole RTT, so the first rttvar saved is the RTT.
+        let dev = (m.unsigned_abs() as u64).max(c.rttvar_ns);
+        e.rttvar_ns = if dev >= e.rttvar_ns {
+            dev
         } else {
-            e.rttvar_ns - (e.rttvar_ns - c.rttvar_ns) / 4
+            e.rttvar_ns - ((e.rttvar_ns - dev) >> 2)
         };
         let in_initial_slow_start = c.ssthresh >= TCP_INFINITE_SSTHRESH;
         let in_slow_start = c.cwnd < c.ssthresh;
@@ -102,13 +186,14 @@ impl TcpMetrics {
             }
             e.cwnd = e.cwnd.max(c.cwnd);
         } else if !in_slow_start && !c.recovering {
-            // Congestion avoidance: cwnd is reliable.
+            // Congestion avoidance: "cwnd is reliable".
             if cfg.save_ssthresh {
                 e.ssthresh = (c.cwnd / 2).max(c.ssthresh);
             }
             e.cwnd = (e.cwnd + c.cwnd) / 2;
         } else {
-            // Slow start after a loss: cwnd means little, ssthresh may be stale too.
+            // Slow start after a loss, or recovery: "cwnd is non-sense,
+            // ssthresh may be also invalid".
             e.cwnd = (e.cwnd + c.ssthresh) / 2;
             if cfg.save_ssthresh && e.ssthresh != 0 && c.ssthresh > e.ssthresh {
                 e.ssthresh = c.ssthresh;
@@ -117,7 +202,31 @@ impl TcpMetrics {
         e.saved_at = now;
     }
 
-    /// `tcp_init_metrics`: the ssthresh a new connection starts with, if any.
+    /// `tcp_init_metrics`: what connection `n`, opening at `now`, takes
+    /// from the cache. It creates no entry; an hour-old one is reset first.
+    pub fn open(&mut self, n: u32, cfg: MetricsConfig, now: SimTime) -> Opened {
+        let opened = match self.lookup(now) {
+            None => Opened::default(),
+            Some(e) => Opened {
+                ssthresh: (cfg.save_ssthresh && e.ssthresh != 0).then_some(e.ssthresh),
+                rtt_ns: e.rtt_ns,
+            },
+        };
+        let mut line = format!("open #{n}: tcp_init_metrics takes ");
+        match opened.ssthresh {
+            Some(s) => line += &format!("ssthresh {s}"),
+            None => line += "no ssthresh",
+        }
+        match opened.rto() {
+            Some(rto) => line += &format!(", first rto {}ms", rto.0 / 1_000_000),
+            None => line += ", no rtt",
+        }
+        self.log.push((now, line));
+        opened
+    }
+
+    /// The ssthresh a new connection would start with, if any (what
+    /// [`open`](Self::open) returns, without looking the entry up).
     pub fn initial_ssthresh(&self, cfg: MetricsConfig) -> Option<u32> {
         if !cfg.save_ssthresh {
             return None;
@@ -126,97 +235,31 @@ impl TcpMetrics {
             .and_then(|e| (e.ssthresh != 0).then_some(e.ssthresh))
     }
 
-    /// `ip tcp_metrics show`, for the destination `dst`, at `now`.
+    /// `ip tcp_metrics show`, for the destination `dst`, at `now`:
+    /// iproute2 prints the age in whole milliseconds, then each metric that
+    /// is set (rtt and rttvar in µs).
     pub fn show(&self, dst: &str, now: SimTime) -> String {
-        match self.entry {
-            None => String::new(),
-            Some(e) => {
-                let mut line = format!(
-                    "{dst} age {:.3}sec rtt {}us rttvar {}us",
-                    now.since(e.saved_at).as_secs_f64(),
-                    e.rtt_ns / 1000,
-                    e.rttvar_ns / 1000
-                );
-                if e.ssthresh != 0 {
-                    line.push_str(&format!(" ssthresh {}", e.ssthresh));
-                }
-                line.push_str(&format!(" cwnd {}\n", e.cwnd));
-                line
-            }
+        let Some(e) = self.entry else {
+            return String::new();
+        };
+        let age_ms = now.since(e.saved_at).0 / 1_000_000;
+        let mut line = format!("{dst} age {}.{:03}sec", age_ms / 1000, age_ms % 1000);
+        if e.rtt_ns != 0 {
+            line += &format!(" rtt {}us", e.rtt_ns / 1000);
         }
+        if e.rttvar_ns != 0 {
+            line += &format!(" rttvar {}us", e.rttvar_ns / 1000);
+        }
+        if e.ssthresh != 0 {
+            line += &format!(" ssthresh {}", e.ssthresh);
+        }
+        if e.cwnd != 0 {
+            line += &format!(" cwnd {}", e.cwnd);
+        }
+        line + "\n"
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn closing(cwnd: u32, ssthresh: u32) -> Closing {
-        Closing {
-            srtt_ns: Some(100_000_000),
-            rttvar_ns: 10_000_000,
-            cwnd,
-            ssthresh,
-            backed_off: false,
-            recovering: false,
-        }
-    }
-
-    const OLD_KERNEL: MetricsConfig = MetricsConfig {
-        save: true,
-        save_ssthresh: true,
-    };
-
-    #[test]
-    fn current_kernels_save_rtt_and_cwnd_but_not_ssthresh() {
-        let mut m = TcpMetrics::default();
-        m.save(&closing(20, 12), MetricsConfig::default(), SimTime::ZERO);
-        let e = m.entry().unwrap();
-        assert_eq!((e.rtt_ns, e.ssthresh), (100_000_000, 0));
-        assert_eq!(m.initial_ssthresh(MetricsConfig::default()), None);
-    }
-
-    #[test]
-    fn with_ssthresh_saving_a_lossy_connection_leaves_a_small_ssthresh() {
-        // Congestion avoidance at cwnd 20 after losses (ssthresh 12):
-        // saved ssthresh = max(20 / 2, 12) = 12.
-        let mut m = TcpMetrics::default();
-        m.save(&closing(20, 12), OLD_KERNEL, SimTime::ZERO);
-        assert_eq!(m.initial_ssthresh(OLD_KERNEL), Some(12));
-        // A later connection that never left slow start cannot lower it, and
-        // raises it only past cwnd / 2.
-        m.save(
-            &closing(100, TCP_INFINITE_SSTHRESH),
-            OLD_KERNEL,
-            SimTime::ZERO,
-        );
-        assert_eq!(m.initial_ssthresh(OLD_KERNEL), Some(50));
-    }
-
-    #[test]
-    fn no_metrics_save_and_flush_forget_everything() {
-        let mut m = TcpMetrics::default();
-        m.save(
-            &closing(20, 12),
-            MetricsConfig {
-                save: false,
-                save_ssthresh: true,
-            },
-            SimTime::ZERO,
-        );
-        assert_eq!(m.entry(), None);
-        m.save(&closing(20, 12), OLD_KERNEL, SimTime::ZERO);
-        m.flush();
-        assert_eq!(m.initial_ssthresh(OLD_KERNEL), None);
-    }
-
-    #[test]
-    fn show_prints_like_ip_tcp_metrics() {
-        let mut m = TcpMetrics::default();
-        m.save(&closing(20, 12), OLD_KERNEL, SimTime::ZERO);
-        assert_eq!(
-            m.show("client", SimTime(2_500_000_000)),
-            "client age 2.500sec rtt 100000us rttvar 10000us ssthresh 12 cwnd 10\n"
-        );
-    }
-}
+#[path = "metrics_tests.rs"]
+mod tests;

@@ -13,6 +13,9 @@ pub struct RttEstimator {
     rttvar: SimDuration,
     /// Consecutive timeouts without a fresh sample; each doubles the RTO.
     backoff: u32,
+    /// An RTO `tcp_init_metrics` set from the cached RTT, until the first
+    /// sample after the handshake recomputes it (`tcp_set_rto`).
+    seeded_rto: Option<SimDuration>,
 }
 
 impl Default for RttEstimator {
@@ -21,6 +24,7 @@ impl Default for RttEstimator {
             srtt: None,
             rttvar: SimDuration::ZERO,
             backoff: 0,
+            seeded_rto: None,
         }
     }
 }
@@ -42,6 +46,17 @@ impl RttEstimator {
             }
         }
         self.backoff = 0;
+        self.seeded_rto = None;
+    }
+
+    /// `tcp_init_metrics`: the cached RTT (`crtt`) sets the RTO, if it is
+    /// larger than the handshake's estimate, as crtt + max(2·crtt,
+    /// `TCP_RTO_MIN`); srtt and rttvar stay the handshake's, so the cached
+    /// RTT "only influences the first RTO".
+    pub fn seed_rto(&mut self, crtt: SimDuration) {
+        if crtt > self.srtt.unwrap_or(SimDuration::ZERO) {
+            self.seeded_rto = Some(rto_from_cached(crtt));
+        }
     }
 
     pub fn rttvar(&self) -> SimDuration {
@@ -54,6 +69,9 @@ impl RttEstimator {
 
     /// The timeout before backoff: 1 s before any sample (`TCP_TIMEOUT_INIT`).
     pub fn base_rto(&self) -> SimDuration {
+        if let Some(rto) = self.seeded_rto {
+            return rto.min(TCP_RTO_MAX);
+        }
         match self.srtt {
             None => TCP_TIMEOUT_INIT,
             Some(srtt) => {
@@ -82,6 +100,12 @@ impl RttEstimator {
     }
 }
 
+/// The RTO `tcp_init_metrics` sets from a cached RTT: "like
+/// `tcp_rtt_estimator()`, but from cached RTT", crtt + max(2·crtt, `TCP_RTO_MIN`).
+pub fn rto_from_cached(crtt: SimDuration) -> SimDuration {
+    crtt + SimDuration(2 * crtt.0).max(TCP_RTO_MIN)
+}
+
 /// `tcp_model_timeout` (tcp_timer.c): how long `boundary` retransmissions take
 /// when each doubles from `rto_base` up to `TCP_RTO_MAX`. A sender that has
 /// been retransmitting longer than this gives up.
@@ -100,6 +124,24 @@ pub fn tcp_model_timeout(boundary: u32, rto_base: SimDuration) -> SimDuration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cached_rtt_sets_the_first_rto_until_the_first_sample() {
+        let mut r = RttEstimator::default();
+        r.on_sample(SimDuration::from_millis(50));
+        // Handshake at 50 ms: 50 + max(4 × 25, 200) = 250 ms.
+        assert_eq!(r.rto(), SimDuration::from_millis(250));
+        // A smaller cached RTT changes nothing; a larger one sets the RTO.
+        r.seed_rto(SimDuration::from_millis(40));
+        assert_eq!(r.rto(), SimDuration::from_millis(250));
+        r.seed_rto(SimDuration::from_millis(120));
+        assert_eq!(r.rto(), SimDuration::from_millis(360));
+        r.back_off();
+        assert_eq!(r.rto(), SimDuration::from_millis(720));
+        r.on_sample(SimDuration::from_millis(50));
+        assert_eq!(r.srtt(), Some(SimDuration::from_millis(50)));
+        assert_eq!(r.rto(), SimDuration::from_millis(50 + 200));
+    }
 
     #[test]
     fn tcp_retries2_15_means_about_924_seconds() {

@@ -27,7 +27,12 @@ pub struct Model {
     /// The iperf3-style report, its header and one line per interval.
     pub iperf_lines: Vec<String>,
     pub iperf_interval_ns: f64,
-    pub tcp_metrics: String,
+    /// What happened to the server's tcp_metrics cache (time, line), as
+    /// `ip tcp_metrics show` would print it at each close, and what each
+    /// open took from it.
+    pub tcp_metrics: Vec<(f64, String)>,
+    /// The cache's entry after each close.
+    pub cache: Vec<Option<sim_core::tcp::metrics::Entry>>,
     pub settings: Vec<(String, String)>,
     /// Every flow's `Sample` records, for the samples CSV, written only
     /// when a reader asks for it.
@@ -150,7 +155,10 @@ impl ModelBuild {
             samples,
             iperf_lines,
             iperf_interval_ns,
-            tcp_metrics: report::tcp_metrics_show(run),
+            tcp_metrics: (run.tcp_metrics.log.iter())
+                .map(|(t, line)| (t.0 as f64, line.clone()))
+                .collect(),
+            cache: run.tcp_metrics.after_close.clone(),
             settings: report::settings(&run.scenario),
             sample_records,
             run_scenario: run.scenario.clone(),

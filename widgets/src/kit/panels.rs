@@ -82,10 +82,16 @@ pub fn text_panels(m: &Model, t: f64) -> Html {
         .settings
         .iter()
         .map(|(k, v)| html! { <div><dt>{ k.clone() }</dt><dd>{ v.clone() }</dd></div> });
-    let metrics = if m.tcp_metrics.trim().is_empty() {
+    // The cache's history up to the cursor: each close as `ip tcp_metrics
+    // show` prints the entry then, each open with what it took.
+    let lines: Vec<&str> = (m.tcp_metrics.iter())
+        .take_while(|(at, _)| *at <= t)
+        .map(|(_, line)| line.as_str())
+        .collect();
+    let metrics = if lines.is_empty() {
         "(no entries: metrics are saved when a connection closes)".to_string()
     } else {
-        m.tcp_metrics.clone()
+        lines.join("\n")
     };
     html! {
         <div class="tw-panels">

@@ -11,10 +11,19 @@
 //! client read, as the headline counts them), none is computed twice.
 
 use sim_core::analysis::Summary;
+use sim_core::tcp::metrics::Entry;
+
+/// The ssthresh an entry caches; NaN for none (no entry, or not set).
+fn ssthresh(e: Option<&Option<Entry>>) -> f64 {
+    match e {
+        Some(Some(e)) if e.ssthresh != 0 => e.ssthresh as f64,
+        _ => f64::NAN,
+    }
+}
 
 /// The figures' names, in [`Results::values`]' order: what the page and
 /// the wasm need of [`METRICS`] (the rest stays out of the bundle).
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 12] = [
     "completion_ms",
     "rtts",
     "round_trips",
@@ -24,6 +33,9 @@ pub const NAMES: [&str; 9] = [
     "goodput_mbps",
     "max_cwnd",
     "last_transfer_ms",
+    "cached_ssthresh",
+    "last_cached_ssthresh",
+    "later_connections_ms",
 ];
 
 /// Each figure's name, unit and meaning, in [`Results::values`]' order.
@@ -53,6 +65,21 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "the server's largest congestion window",
     ),
     (NAMES[8], "ms", "duration of the connection's last transfer"),
+    (
+        NAMES[9],
+        "segments",
+        "the ssthresh the server's tcp_metrics cache holds after the first connection closes",
+    ),
+    (
+        NAMES[10],
+        "segments",
+        "the ssthresh the cache holds after the last connection closes",
+    ),
+    (
+        NAMES[11],
+        "ms",
+        "mean duration of the transfers after the first (each on a new connection, with one per transfer)",
+    ),
 ];
 
 /// One run's figures (see [`METRICS`]), NaN where the run has none (no
@@ -68,12 +95,22 @@ pub struct Results {
     pub goodput_mbps: f64,
     pub max_cwnd: f64,
     pub last_transfer_ms: f64,
+    pub cached_ssthresh: f64,
+    pub last_cached_ssthresh: f64,
+    pub later_connections_ms: f64,
 }
 
 impl Results {
     /// The figures of a run from its summary, the path's round-trip
-    /// propagation delay, the run's end and the bytes the client read.
-    pub fn of(summary: &Summary, rtt_ns: f64, end_ns: f64, bytes_read: u64) -> Results {
+    /// propagation delay, the run's end, the bytes the client read and the
+    /// server's tcp_metrics entry after each close.
+    pub fn of(
+        summary: &Summary,
+        rtt_ns: f64,
+        end_ns: f64,
+        bytes_read: u64,
+        cache: &[Option<Entry>],
+    ) -> Results {
         let done = summary.completion.map_or(f64::NAN, |t| t.0 as f64);
         let first = summary.flights.first();
         let span = if done.is_nan() { end_ns } else { done };
@@ -89,13 +126,27 @@ impl Results {
             max_cwnd: summary.max_cwnd as f64,
             last_transfer_ms: (summary.transfers.last())
                 .map_or(f64::NAN, |t| t.duration().0 as f64 / 1e6),
+            cached_ssthresh: ssthresh(cache.first()),
+            last_cached_ssthresh: ssthresh(cache.last()),
+            // NaN (no figure) with a single transfer: 0 / 0.
+            later_connections_ms: {
+                let later = summary.transfers.iter().skip(1);
+                let n = later.len() as f64;
+                later.map(|t| t.duration().0 as f64 / 1e6).sum::<f64>() / n
+            },
         }
     }
 
     /// The figures of a widget's run, as its headline reads them.
     pub fn of_model(m: &super::model::Model) -> Results {
         let rtt = m.path.downlink.delay_ns + m.path.uplink.delay_ns;
-        Results::of(&m.summary, rtt as f64, m.end_ns, m.throughput.total_bytes())
+        Results::of(
+            &m.summary,
+            rtt as f64,
+            m.end_ns,
+            m.throughput.total_bytes(),
+            &m.cache,
+        )
     }
 
     /// The figures of a finished run (natively: the preprocessor, tests),
@@ -109,11 +160,12 @@ impl Results {
             path.rtt().0 as f64,
             run.outcome.at().0 as f64,
             crate::series::throughput::ThroughputSeries::from_run(run).total_bytes(),
+            &run.tcp_metrics.after_close,
         )
     }
 
     /// The figures in [`METRICS`]' order.
-    pub fn values(&self) -> [f64; 9] {
+    pub fn values(&self) -> [f64; 12] {
         [
             self.completion_ms,
             self.rtts,
@@ -124,6 +176,9 @@ impl Results {
             self.goodput_mbps,
             self.max_cwnd,
             self.last_transfer_ms,
+            self.cached_ssthresh,
+            self.last_cached_ssthresh,
+            self.later_connections_ms,
         ]
     }
 
@@ -251,7 +306,10 @@ mod tests {
         assert!(json.starts_with("{\"completion_ms\":"), "{json}");
         assert!(json.contains(",\"round_trips\":6,"), "{json}");
         assert!(json.contains(",\"first_flight_segments\":10,"), "{json}");
-        assert_eq!(json.matches(':').count(), METRICS.len(), "{json}");
+        // One connection: no cache, no later connections.
+        let present = r.values().iter().filter(|v| v.is_finite()).count();
+        assert_eq!(present, METRICS.len() - 3);
+        assert_eq!(json.matches(':').count(), present, "{json}");
         // A run that did not complete leaves out what it has not.
         let none = Results {
             completion_ms: f64::NAN,
@@ -263,6 +321,33 @@ mod tests {
         let json = none.to_json();
         assert!(!json.contains("completion_ms") && !json.contains("rtts"));
         assert!(json.starts_with("{\"round_trips\":6,"), "{json}");
+    }
+
+    /// The connections widget's figures: what the first close cached, what
+    /// the last left, and the later connections' mean time.
+    #[test]
+    fn the_cache_figures_are_the_runs_own() {
+        let spec = widget_catalogue::widget("connections").unwrap();
+        let values = crate::params::preset_values(spec, "lossy-first-saved").unwrap();
+        let run = sim_core::sim::run(&super::super::scenario::build(spec, &values)).unwrap();
+        let r = Results::of_run(&run);
+        let cache = &run.tcp_metrics.after_close;
+        assert_eq!(r.cached_ssthresh, cache[0].unwrap().ssthresh as f64);
+        assert_eq!(r.last_cached_ssthresh, cache[3].unwrap().ssthresh as f64);
+        assert!(r.last_cached_ssthresh > r.cached_ssthresh, "{r:?}");
+        let t = analysis::summarize(&run).transfers;
+        let mean = t[1..]
+            .iter()
+            .map(|t| t.duration().0 as f64 / 1e6)
+            .sum::<f64>()
+            / 3.0;
+        assert_eq!(r.later_connections_ms, mean);
+        // Today's default caches no ssthresh: no such figure.
+        let values = crate::params::preset_values(spec, "lossy-first-today").unwrap();
+        let run = sim_core::sim::run(&super::super::scenario::build(spec, &values)).unwrap();
+        let today = Results::of_run(&run);
+        assert_eq!(today.get("cached_ssthresh"), None);
+        assert!(r.later_connections_ms >= 1.5 * today.later_connections_ms);
     }
 
     #[test]

@@ -149,6 +149,10 @@ impl Socket {
             self.rtt.on_sample(r);
             self.min_rtt = Some(r);
         }
+        // tcp_init_transfer → tcp_init_metrics, after the SYN's RTT sample.
+        if let Some(crtt) = self.cached_rtt.take() {
+            self.rtt.seed_rto(crtt);
+        }
         self.state = State::Established;
         self.retrans_stamp = None;
         self.retransmits = 0;

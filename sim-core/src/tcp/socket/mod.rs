@@ -209,6 +209,9 @@ pub struct Socket {
     /// `tcp_cwnd_validate` bookkeeping: was cwnd the limit in this window?
     cwnd_usage: CwndUsage,
     rtt: RttEstimator,
+    /// The destination's cached RTT (`tcp_init_metrics`), which seeds the
+    /// RTO once the handshake completes.
+    cached_rtt: Option<SimDuration>,
     /// When the first retransmission of the current loss episode left (`retrans_stamp`).
     retrans_stamp: Option<SimTime>,
     /// Timeouts in a row (`icsk_retransmits`).
@@ -298,6 +301,7 @@ impl Socket {
             ts_recent: 0,
             cwnd_usage: CwndUsage::default(),
             rtt: RttEstimator::default(),
+            cached_rtt: None,
             retrans_stamp: None,
             retransmits: 0,
             prr: None,
@@ -472,6 +476,12 @@ impl Socket {
     /// `tcp_init_metrics`: start with a cached ssthresh.
     pub fn set_initial_ssthresh(&mut self, ssthresh: u32) {
         self.cb.ssthresh = ssthresh.min(self.cb.cwnd_clamp).max(2);
+    }
+
+    /// `tcp_init_metrics`: the destination's cached RTT, which sets the
+    /// first RTO when the handshake completes (see `RttEstimator::seed_rto`).
+    pub fn set_cached_rtt(&mut self, rtt: SimDuration) {
+        self.cached_rtt = Some(rtt);
     }
 
     /// A sub-MSS segment Nagle's rule or `TCP_CORK` is holding back now, and
