@@ -59,6 +59,8 @@ pub(super) struct World {
     /// (all to the same client) shares it.
     pub(super) metrics: TcpMetrics,
     pub(super) seed: u64,
+    /// Each flow's algorithm, if the scenario sets them (`open`).
+    pub(super) flow_cc: Vec<crate::cc::Kind>,
     /// The scenario's drop list, with what it has counted so far.
     pub(super) drops: DropList,
 }
@@ -87,7 +89,7 @@ impl World {
         let hosts = (negotiated.client.clone(), negotiated.server.clone());
         let flows = (0..scenario.flows as u16)
             .map(|i| {
-                let (client, server) = open(&hosts, scenario.seed, i);
+                let (client, server) = open(&hosts, &scenario.flow_congestion_control, scenario.seed, i);
                 Flow::new(client, server, &scenario.app)
             })
             .collect();
@@ -113,6 +115,7 @@ impl World {
             new_connection: scenario.app.new_connection,
             metrics: TcpMetrics::default(),
             seed: scenario.seed,
+            flow_cc: scenario.flow_congestion_control.clone(),
             drops: DropList::new(&p.drops, scenario.flows),
         };
         let now = SimTime::ZERO;
@@ -341,7 +344,7 @@ impl World {
         self.metrics
             .save(&self.flows[f].server.closing(), self.hosts.1.metrics, now);
         self.drops.on_reconnect(flow);
-        let (client, mut server) = open(&self.hosts, self.seed, flow);
+        let (client, mut server) = open(&self.hosts, &self.flow_cc, self.seed, flow);
         if let Some(ssthresh) = self.metrics.initial_ssthresh(self.hosts.1.metrics) {
             server.set_initial_ssthresh(ssthresh);
         }
