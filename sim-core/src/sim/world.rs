@@ -89,7 +89,8 @@ impl World {
         let hosts = (negotiated.client.clone(), negotiated.server.clone());
         let flows = (0..scenario.flows as u16)
             .map(|i| {
-                let (client, server) = open(&hosts, &scenario.flow_congestion_control, scenario.seed, i);
+                let (client, server) =
+                    open(&hosts, &scenario.flow_congestion_control, scenario.seed, i);
                 Flow::new(client, server, &scenario.app)
             })
             .collect();

@@ -61,7 +61,11 @@ fn cubic_fills_a_deep_queue_and_the_rtt_follows() {
         info.in_flight
     );
     assert!(info.srtt_ns > 2 * BASE_RTT_NS, "{} ns", info.srtt_ns);
-    assert_eq!(flow_totals(&r)[0].retransmits, 0, "no loss, no retransmission");
+    assert_eq!(
+        flow_totals(&r)[0].retransmits,
+        0,
+        "no loss, no retransmission"
+    );
 }
 
 /// BBR on the same queue keeps the RTT near the base once Drain has emptied
@@ -91,7 +95,12 @@ fn bbr_v1_retransmits_heavily_in_a_shallow_queue() {
     let (s, d) = (&flow_totals(&shallow)[0], &flow_totals(&deep)[0]);
     assert_eq!(d.retransmits, 0);
     assert!(s.retransmits > 1000, "{} retransmissions", s.retransmits);
-    assert!(s.bitrate > 0.9 * d.bitrate, "{} vs {}", s.bitrate, d.bitrate);
+    assert!(
+        s.bitrate > 0.9 * d.bitrate,
+        "{} vs {}",
+        s.bitrate,
+        d.bitrate
+    );
 }
 
 /// 0.1 % random loss: CUBIC, which cuts its window to 70 % on every loss
