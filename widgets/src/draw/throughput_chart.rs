@@ -48,10 +48,15 @@ pub fn draw<DB: DrawingBackend>(
     let bar_style = series(0).filled();
     let link_style = f.line(f.pal.fg, 1.5);
     let secs = iv / 1e9;
-    let label = if secs >= 1.0 {
-        format!("delivered per {secs} s")
+    let what = if data.flows.is_empty() {
+        "delivered"
     } else {
-        format!("delivered per {} ms", iv / 1e6)
+        "flow 0"
+    };
+    let label = if secs >= 1.0 {
+        format!("{what} per {secs} s")
+    } else {
+        format!("{what} per {} ms", iv / 1e6)
     };
     let mut entries = vec![(label.as_str(), Key::Bar(bar_style))];
     if show_link {

@@ -104,7 +104,7 @@ pub fn draw_scaled<DB: DrawingBackend>(
     for (past, style, dashed) in past_lines {
         draw_lines(&mut chart, &f, past, style, dashed)?;
     }
-    mode_band(&chart, &f, &data.modes, x_end)?;
+    mode_band(&chart, &f, &data.modes, cursor_ns, x_end)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     annotations::draw(root, &chart, &f, &data.notes, &y_axis, cursor_ns)?;
     frame::finish(root, &chart)
@@ -112,12 +112,13 @@ pub fn draw_scaled<DB: DrawingBackend>(
 
 /// BBR's modes as a band along the bottom of the plot, one colour each,
 /// named where there is room (`tcp_bbr.c`'s `bbr_mode`: Startup, Drain,
-/// ProbeBW, ProbeRTT). Drawn before the cursor, which covers the future in
-/// predict mode.
+/// ProbeBW, ProbeRTT); faint after the cursor, as the lines are. Drawn
+/// before the cursor, which covers the future in predict mode.
 fn mode_band<'a, DB: DrawingBackend + 'a>(
     chart: &Chart<'a, DB>,
     f: &Frame,
     modes: &[(f64, &'static str)],
+    cursor_ns: f64,
     x_end: f64,
 ) -> DrawResult<DB> {
     const NAMES: [(&str, &str); 4] = [
@@ -134,11 +135,18 @@ fn mode_band<'a, DB: DrawingBackend + 'a>(
     for (i, &(t0, mode)) in modes.iter().enumerate() {
         let t1 = modes.get(i + 1).map_or(x_end, |m| m.0);
         let k = NAMES.iter().position(|n| n.0 == mode).unwrap_or(0);
-        let (x0, x1) = (x(t0), x(t1));
-        area.draw(&Rectangle::new(
-            [(x0, h - band), (x1.max(x0 + 1), h)],
-            series(k + 3).filled(),
-        ))?;
+        // At least a pixel wide: Drain may last a few round trips.
+        let (x0, x1) = (x(t0), x(t1).max(x(t0) + 1));
+        let xc = if cursor_ns >= t1 {
+            x1
+        } else {
+            x(cursor_ns.max(t0)).clamp(x0, x1)
+        };
+        for (a, b, colour) in [(x0, xc, series(k + 3)), (xc, x1, f.pal.grid)] {
+            if b > a {
+                area.draw(&Rectangle::new([(a, h - band), (b, h)], colour.filled()))?;
+            }
+        }
         let label = NAMES[k].1;
         if x1 - x0 > f.px(8.0 * label.len() as f64) {
             area.draw(&Text::new(
