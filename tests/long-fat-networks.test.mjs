@@ -31,6 +31,17 @@ async function openPreset(preset, extra = "") {
   return { ...opened, widget };
 }
 
+/// Whether a view's canvas holds a drawing once scrolled into view (a
+/// widget below the fold draws when it is seen), polled for up to 10 s.
+async function inkedWhenSeen(page, w, view) {
+  await w.canvas(view).scrollIntoViewIfNeeded();
+  for (let i = 0; i < 40; i++) {
+    if (await w.inkedCanvas(view)) return true;
+    await page.waitForTimeout(250);
+  }
+  return false;
+}
+
 /// The option a choice control shows (`cubic`, `fq`, …).
 const choice = (w, name) => w.slider(name).input.evaluate((s) => s.options[s.selectedIndex].text);
 
@@ -38,10 +49,8 @@ test("the chapter's first widget is the seed's CUBIC case, with cwnd and RTT pan
   // The cursor at the end of the run, so the charts hold the whole of it.
   const { page, widget: w, problems, close } = await openWidget(env, `${PAGE}?long-fat-1.t=30s`, FIRST);
   assert.equal(await w.slider("rtt").value(), "210 ms");
-  await w.canvas("cwnd").scrollIntoViewIfNeeded();
-  await page.waitForTimeout(300);
-  assert.ok(await w.inkedCanvas("cwnd"), "the cwnd chart is drawn");
-  assert.ok(await w.inkedCanvas("rtt"), "the RTT chart is a default panel here");
+  assert.ok(await inkedWhenSeen(page, w, "cwnd"), "the cwnd chart is drawn");
+  assert.ok(await inkedWhenSeen(page, w, "rtt"), "the RTT chart is a default panel here");
   const r = await results(page);
   assert.ok(r.goodput_mbps < 0.85 * 110, `CUBIC stays below the ceiling: ${r.goodput_mbps}`);
   assert.deepEqual(problems.console, []);
@@ -96,9 +105,7 @@ test("a CUBIC and a BBR flow: the multi-flow chart draws both and their sum, BBR
   const r = await results(page);
   // Flow 0 is CUBIC; the sum adds the BBR flow.
   assert.ok(r.all_flows_mbps > 4 * r.goodput_mbps, `CUBIC ${r.goodput_mbps} of ${r.all_flows_mbps}`);
-  await w.canvas("throughput").scrollIntoViewIfNeeded();
-  await page.waitForTimeout(300);
-  assert.ok(await w.inkedCanvas("throughput"), "the throughput chart is drawn");
+  assert.ok(await inkedWhenSeen(page, w, "throughput"), "the throughput chart is drawn");
   // The chart's data table carries the sum of every flow.
   await w.toggleTable(1);
   const headers = await w.locator("table th").allTextContents();
@@ -123,4 +130,44 @@ test("the new controls: flows, qdisc and where loss hits, under More settings", 
   assert.equal(await choice(w, "qdisc"), "pfifo_fast");
   assert.equal(await choice(w, "loss_in"), "data");
   await close();
+});
+
+/// Pixels of exactly `rgb` on a canvas.
+const pixelsOf = (canvas, rgb) =>
+  canvas.evaluate((c, [r, g, b]) => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === r && d[i + 1] === g && d[i + 2] === b) n++;
+    return n;
+  }, rgb);
+
+/// The cwnd chart's data table's "BBR mode" column, in order, each mode once
+/// per run of rows (null without the column).
+async function modeColumn(w) {
+  await w.toggleTable(1);
+  const table = w.chartPanel(1).locator("table");
+  const headers = await table.locator("th").allTextContents();
+  const col = headers.indexOf("BBR mode");
+  if (col < 0) return null;
+  const cells = await table.locator(`tbody tr td:nth-child(${col + 1})`).allTextContents();
+  return cells.filter((m, i) => m && m !== cells[i - 1]);
+}
+
+test("BBR's mode band: Startup, Drain, ProbeBW and ProbeRTT as the run's mode changes, none for CUBIC", async () => {
+  const STARTUP = [204, 121, 167]; // the band's Startup colour (Okabe-Ito reddish purple)
+  const PROBE_RTT = [240, 228, 66]; // and ProbeRTT's (yellow)
+  const bbr = await openPreset("seed-003-bbr", "&long-fat-1.duration=12s&long-fat-1.t=12s");
+  await inkedWhenSeen(bbr.page, bbr.widget, "cwnd");
+  assert.ok((await pixelsOf(bbr.widget.canvas("cwnd"), STARTUP)) > 50, "the band draws Startup");
+  const modes = await modeColumn(bbr.widget);
+  assert.deepEqual(modes.slice(0, 3), ["startup", "drain", "probe_bw"], modes.join(" → "));
+  // ProbeRTT (200 ms after 10 s without a lower RTT) is too short for the
+  // table's sampled rows to be sure to catch; the band shows it.
+  assert.ok((await pixelsOf(bbr.widget.canvas("cwnd"), PROBE_RTT)) > 20, "the band draws ProbeRTT");
+  await bbr.close();
+  const cubic = await openPreset("seed-003-cubic", "&long-fat-1.duration=5s&long-fat-1.t=5s");
+  await inkedWhenSeen(cubic.page, cubic.widget, "cwnd");
+  assert.equal(await pixelsOf(cubic.widget.canvas("cwnd"), STARTUP), 0, "no band for CUBIC");
+  assert.equal(await modeColumn(cubic.widget), null, "no mode column for CUBIC");
+  await cubic.close();
 });
