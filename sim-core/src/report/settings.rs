@@ -4,11 +4,13 @@
 /// as `queue_bdp` in a scenario file gives it: "5.78 MB (2.00 BDP)".
 fn queue_in_bdp(p: &crate::config::PathConfig) -> String {
     let bytes = crate::units::format_bytes(p.queue_bytes);
-    let bdp = p.rate_bps as u128 * p.rtt().0 as u128 / 8 / 1_000_000_000;
+    // Bytes per second times microseconds: no overflow for any valid path
+    // (100 Gbit/s × 10 s), and no 128-bit arithmetic in the wasm.
+    let bdp = p.rate_bps / 8 * (p.rtt().0 / 1000) / 1_000_000;
     if bdp == 0 {
         return bytes;
     }
-    let hundredths = (p.queue_bytes as u128 * 100 + bdp / 2) / bdp;
+    let hundredths = (p.queue_bytes.saturating_mul(100) + bdp / 2) / bdp;
     format!("{bytes} ({}.{:02} BDP)", hundredths / 100, hundredths % 100)
 }
 

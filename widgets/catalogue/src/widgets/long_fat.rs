@@ -81,7 +81,7 @@ impl Algorithms {
 pub const CC: Param<Algorithms> = Param::new(
     "cc",
     "Congestion control",
-    "net.ipv4.tcp_congestion_control; cubic+bbr: flows take CUBIC and BBR in turn",
+    "net.ipv4.tcp_congestion_control; cubic+bbr: flows alternate",
 )
 // CUBIC, as distributions ship `net.ipv4.tcp_congestion_control`.
 .default(Kind::Cubic as usize as f64)
@@ -150,7 +150,7 @@ impl Choice for LossIn {
 pub const LOSS_IN: Param<LossIn> = Param::new(
     "loss_in",
     "Random loss hits",
-    "data segments (netem on the sender), ACKs, both, or none (no random loss)",
+    "data, ACKs, both, or none (no random loss)",
 );
 
 pub const RTT: Param<Duration> = Param::new("rtt", "RTT", "round-trip propagation delay")
@@ -227,43 +227,43 @@ const PRESETS: &[Preset] = &[
         name: "ten-flows",
         title: "Ten BBR flows on the 1 Gbit/s line",
         scenario: "seed-003-lfn-bbr-10-flows.toml",
-        notes: "As the source: ten sockets fill the line. Each flow gets about a tenth.",
+        notes: "As the source: ten sockets fill the line.",
     },
     Preset {
         name: "deep-queue-cubic",
         title: "Bufferbloat: CUBIC, 2-BDP queue, no random loss",
         scenario: "lfn-deep-queue-cubic.toml",
-        notes: "Open the RTT chart: CUBIC fills the queue it is given, so the RTT climbs far above 210 ms.",
+        notes: "Read the RTT chart: far above 210 ms.",
     },
     Preset {
         name: "deep-queue-bbr",
         title: "The same queue with BBR",
         scenario: "lfn-deep-queue-bbr.toml",
-        notes: "BBR paces at the rate it measures: after Drain the RTT sits near 210 ms.",
+        notes: "After Drain the RTT sits near 210 ms.",
     },
     Preset {
         name: "shallow-queue-bbr",
         title: "BBR v1 in a 0.1-BDP queue",
         scenario: "lfn-shallow-queue-bbr.toml",
-        notes: "BBR v1 keeps two BDPs in flight; a shallow queue drops the excess every cycle, and BBR does not back off.",
+        notes: "Two BDPs in flight overflow the queue; BBR v1 does not back off.",
     },
     Preset {
         name: "loss-0.1pct-cubic",
         title: "CUBIC with 0.1 % random loss",
         scenario: "lfn-loss-0.1pct-cubic.toml",
-        notes: "Each loss cuts cwnd to 70 %; at 210 ms CUBIC never grows back before the next.",
+        notes: "CUBIC never regains its window before the next loss.",
     },
     Preset {
         name: "loss-0.1pct-bbr",
         title: "BBR with 0.1 % random loss",
         scenario: "lfn-loss-0.1pct-bbr.toml",
-        notes: "BBR's model has no loss in it: the rate stays near the bottleneck.",
+        notes: "Loss is not in BBR's model.",
     },
     Preset {
         name: "cubic-and-bbr",
         title: "A CUBIC and a BBR flow sharing the path",
         scenario: "lfn-cubic-and-bbr.toml",
-        notes: "Flow 0 is CUBIC, flow 1 BBR. In a 1-BDP queue BBR v1 takes most of the line.",
+        notes: "Flow 0 CUBIC, flow 1 BBR: BBR takes most of the line.",
     },
 ];
 
