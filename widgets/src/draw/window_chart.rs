@@ -148,7 +148,9 @@ fn mode_band<'a, DB: DrawingBackend + 'a>(
             }
         }
         let label = NAMES[k].1;
-        if x1 - x0 > f.px(8.0 * label.len() as f64) {
+        // Named in its coloured (past) part only: on the faint rest a
+        // label would not read in dark themes.
+        if xc - x0 > f.px(8.0 * label.len() as f64) {
             area.draw(&Text::new(
                 label,
                 (x0 + f.px(2.0), h - band),
