@@ -14,7 +14,7 @@ after(async () => env && (await env.close()));
 // segments, so the cwnd chart's y axis has 5-digit labels.
 const BIG =
   "appendix-widget-gallery.html?long-fat-4.cc=bbr&long-fat-4.bandwidth=1Gbit&long-fat-4.duration=5s" +
-  "&long-fat-4.loss=0.000001&long-fat-4.queue=26250000&long-fat-4.wmem=64MiB&long-fat-4.rmem=64MiB";
+  "&long-fat-4.loss=0.000001&long-fat-4.queue=26250000&long-fat-4.wmem=64MiB&long-fat-4.rmem=64MiB&long-fat-4.qdisc=fq";
 
 /// In the page: where a chart's y axis is (the leftmost column inked over
 /// more than half the height), how far right the axis title's ink reaches,

@@ -52,7 +52,7 @@ const FPS_CASES = [
     title: "1 Gbit/s x 210 ms, BBR, 5 s",
     path:
       "appendix-widget-gallery.html?long-fat-4.cc=bbr&long-fat-4.bandwidth=1Gbit&long-fat-4.duration=5s" +
-      "&long-fat-4.loss=0.000001&long-fat-4.queue=26250000&long-fat-4.wmem=64MiB&long-fat-4.rmem=64MiB",
+      "&long-fat-4.loss=0.000001&long-fat-4.queue=26250000&long-fat-4.wmem=64MiB&long-fat-4.rmem=64MiB&long-fat-4.qdisc=fq",
     widget: "long-fat-4",
     speed: 0.1,
     start_ms: 2700,

@@ -110,6 +110,11 @@ pub struct Scenario {
     /// delivered, retransmissions, cwnd, RTT, pacing), for iperf-style
     /// reports that must cover runs too long to keep every packet.
     pub sample_interval: SimDuration,
+    /// Per-flow congestion control, as a socket's `TCP_CONGESTION` option
+    /// overrides `net.ipv4.tcp_congestion_control` (`do_tcp_setsockopt` →
+    /// `tcp_set_congestion_control`): flow `i` runs entry `i % len`. Empty:
+    /// every flow runs the server's default.
+    pub flow_congestion_control: Vec<crate::cc::Kind>,
 }
 
 impl Default for Scenario {
@@ -137,6 +142,7 @@ impl Default for Scenario {
             seed: 1,
             flows: 1,
             sample_interval: SimDuration::from_millis(100),
+            flow_congestion_control: Vec::new(),
         }
     }
 }
@@ -255,6 +261,13 @@ impl Scenario {
             " ns",
         )?;
         check("flows", self.flows, 1, 64, "")?;
+        check(
+            "flow_congestion_control",
+            self.flow_congestion_control.len(),
+            0,
+            64,
+            " entries",
+        )?;
         let connections = if self.app.new_connection {
             self.app.repeat
         } else {

@@ -1,5 +1,19 @@
 //! The settings a run used, by the names Linux gives them.
 
+/// The queue's size, and in BDPs of the path (rate × RTT) to two decimals,
+/// as `queue_bdp` in a scenario file gives it: "5.78 MB (2.00 BDP)".
+fn queue_in_bdp(p: &crate::config::PathConfig) -> String {
+    let bytes = crate::units::format_bytes(p.queue_bytes);
+    // Bytes per second times microseconds: no overflow for any valid path
+    // (100 Gbit/s × 10 s), and no 128-bit arithmetic in the wasm.
+    let bdp = p.rate_bps / 8 * (p.rtt().0 / 1000) / 1_000_000;
+    if bdp == 0 {
+        return bytes;
+    }
+    let hundredths = (p.queue_bytes.saturating_mul(100) + bdp / 2) / bdp;
+    format!("{bytes} ({}.{:02} BDP)", hundredths / 100, hundredths % 100)
+}
+
 /// The settings in effect for a run, by the names Linux gives them (sysctls,
 /// socket options, route attributes) and the path's: what a widget's
 /// "settings" panel lists next to its sliders.
@@ -13,7 +27,7 @@ pub fn settings(sc: &crate::config::Scenario) -> Vec<(String, String)> {
     let mut out = vec![
         ("path rate".to_string(), format_rate(p.rate_bps)),
         ("path RTT".to_string(), format_duration(p.rtt())),
-        ("bottleneck queue".to_string(), format_bytes(p.queue_bytes)),
+        ("bottleneck queue".to_string(), queue_in_bdp(p)),
         ("random loss".to_string(), format!("{}", p.loss)),
         (
             "net.ipv4.tcp_congestion_control".to_string(),
@@ -107,4 +121,37 @@ pub fn settings(sc: &crate::config::Scenario) -> Vec<(String, String)> {
         out.splice(at..at, lines);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{PathConfig, Scenario};
+    use crate::time::SimDuration;
+
+    /// Seed 003's single-flow queue: two BDPs of 110 Mbit/s × 210 ms
+    /// (2 × 2,887,500 bytes); a tenth of one; no delay, no BDP.
+    #[test]
+    fn the_queue_reads_in_bdps_too() {
+        let queue = |bytes: u64, rtt_ms: u64| {
+            let s = Scenario {
+                path: PathConfig {
+                    queue_bytes: bytes,
+                    ..PathConfig::symmetric(110_000_000, SimDuration::from_millis(rtt_ms))
+                },
+                ..Scenario::default()
+            };
+            let all = super::settings(&s);
+            all.into_iter()
+                .find(|(k, _)| k == "bottleneck queue")
+                .unwrap()
+                .1
+        };
+        assert!(
+            queue(5_775_000, 210).ends_with(" (2.00 BDP)"),
+            "{}",
+            queue(5_775_000, 210)
+        );
+        assert!(queue(288_750, 210).ends_with(" (0.10 BDP)"));
+        assert!(!queue(288_750, 0).contains("BDP"));
+    }
 }

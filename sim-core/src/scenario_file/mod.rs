@@ -149,6 +149,15 @@ impl ScenarioFile {
         if let Some(t) = &self.sample_interval {
             s.sample_interval = parse_duration(t).map_err(|e| err("sample_interval", e.0))?;
         }
+        for name in self.flow_congestion_control.iter().flatten() {
+            let kind = crate::cc::Kind::from_name(name).ok_or_else(|| {
+                err(
+                    "flow_congestion_control",
+                    format!("{name:?} is not an algorithm the simulator has (reno, cubic, bbr)"),
+                )
+            })?;
+            s.flow_congestion_control.push(kind);
+        }
         let mss = self.path.mss()?;
         s.client = self.client.to_config("client", mss)?;
         s.server = self.server.to_config("server", mss)?;

@@ -31,6 +31,12 @@ pub struct ScenarioFile {
     /// series, e.g. "100ms" (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_interval: Option<String>,
+    /// Each flow's congestion control, as a socket's TCP_CONGESTION option
+    /// sets it: flow i runs entry i modulo the list's length, e.g.
+    /// ["cubic", "bbr"] (default: every flow runs the server's
+    /// net.ipv4.tcp_congestion_control).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow_congestion_control: Option<Vec<String>>,
     pub path: PathSection,
     #[serde(default)]
     pub client: HostSection,

@@ -2,6 +2,7 @@
 //! them, and what the event loop remembers about each side.
 
 use crate::app::AppState;
+use crate::cc::Kind;
 use crate::config::{ChunkedWrites, HostConfig, RequestResponse};
 use crate::segment::Side;
 use crate::tcp::Socket;
@@ -63,9 +64,20 @@ impl Flow {
 }
 
 /// Sockets for one connection; each flow's algorithm gets its own seed so
-/// that parallel BBR flows do not start their gain cycles in lockstep.
-pub(super) fn open(hosts: &(HostConfig, HostConfig), seed: u64, flow: u16) -> (Socket, Socket) {
+/// that parallel BBR flows do not start their gain cycles in lockstep. A
+/// per-flow algorithm (`Scenario::flow_congestion_control`) replaces the
+/// server's default before the socket exists, as an application's
+/// `setsockopt(TCP_CONGESTION)` on the listener does for what it accepts.
+pub(super) fn open(
+    hosts: &(HostConfig, HostConfig),
+    flow_cc: &[Kind],
+    seed: u64,
+    flow: u16,
+) -> (Socket, Socket) {
     let mut server = hosts.1.clone();
+    if !flow_cc.is_empty() {
+        server.sender.congestion_control = flow_cc[flow as usize % flow_cc.len()].algorithm();
+    }
     server
         .sender
         .congestion_control

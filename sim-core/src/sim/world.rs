@@ -59,6 +59,8 @@ pub(super) struct World {
     /// (all to the same client) shares it.
     pub(super) metrics: TcpMetrics,
     pub(super) seed: u64,
+    /// Each flow's algorithm, if the scenario sets them (`open`).
+    pub(super) flow_cc: Vec<crate::cc::Kind>,
     /// The scenario's drop list, with what it has counted so far.
     pub(super) drops: DropList,
     /// Connections each flow has opened so far (1: its first).
@@ -93,7 +95,8 @@ impl World {
         let hosts = (negotiated.client.clone(), negotiated.server.clone());
         let flows = (0..scenario.flows as u16)
             .map(|i| {
-                let (client, server) = open(&hosts, scenario.seed, i);
+                let (client, server) =
+                    open(&hosts, &scenario.flow_congestion_control, scenario.seed, i);
                 Flow::new(client, server, &scenario.app)
             })
             .collect();
@@ -119,6 +122,7 @@ impl World {
             new_connection: scenario.app.new_connection,
             metrics: TcpMetrics::default(),
             seed: scenario.seed,
+            flow_cc: scenario.flow_congestion_control.clone(),
             drops: DropList::new(&p.drops, scenario.flows),
             opened: vec![1; scenario.flows as usize],
             loss_connections: p.loss_connections,
@@ -358,7 +362,7 @@ impl World {
         // The new connection starts from what the last one saved
         // (tcp_init_metrics; the kernel runs it when the handshake
         // completes, which changes nothing the cache holds).
-        let (client, mut server) = open(&self.hosts, self.seed, flow);
+        let (client, mut server) = open(&self.hosts, &self.flow_cc, self.seed, flow);
         let cached = self.metrics.open(n, self.hosts.1.metrics, now);
         if let Some(ssthresh) = cached.ssthresh {
             server.set_initial_ssthresh(ssthresh);

@@ -355,29 +355,34 @@ impl Values {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::widgets::long_fat::Algorithms::One;
     use crate::widgets::{long_fat, slow_start};
     use sim_core::cc;
 
     #[test]
     fn getters_give_the_simulators_types() {
         let mut v = Values::defaults(long_fat::WIDGET.params);
-        assert_eq!(v.choice(long_fat::CC), cc::Kind::Cubic);
+        assert_eq!(v.choice(long_fat::CC), One(cc::Kind::Cubic));
         assert_eq!(v.duration(long_fat::RTT), SimDuration(210_000_000));
         assert_eq!(v.rate(long_fat::BANDWIDTH), 110_000_000);
         assert_eq!(v.ratio(long_fat::LOSS), 3e-5);
         assert_eq!(v.bytes(long_fat::QUEUE), 5_775_000);
-        v.set(long_fat::CC, cc::Kind::Bbr);
+        v.set(long_fat::CC, One(cc::Kind::Bbr));
         assert_eq!(v.base()[0], 2.0);
-        assert_eq!(v.choice(long_fat::CC), cc::Kind::Bbr);
+        assert_eq!(v.choice(long_fat::CC), One(cc::Kind::Bbr));
         let s = Values::defaults(slow_start::WIDGET.params);
         assert_eq!(s.count(slow_start::INITCWND), 10);
     }
 
     #[test]
-    fn a_choice_offers_exactly_the_simulators_algorithms() {
+    fn a_choice_offers_exactly_the_simulators_algorithms_and_the_mix() {
         let spec = long_fat::CC.spec;
-        assert_eq!(spec.kind, Kind::Choice(cc::Kind::NAMES));
-        assert_eq!((spec.min, spec.max), (0.0, 2.0));
+        let Kind::Choice(names) = spec.kind else {
+            panic!("not a choice")
+        };
+        assert_eq!(&names[..3], cc::Kind::NAMES);
+        assert_eq!(names[3], "cubic+bbr");
+        assert_eq!((spec.min, spec.max), (0.0, 3.0));
         for kind in cc::Kind::ALL {
             assert_eq!(spec.parse(kind.name()).unwrap(), kind as usize as f64);
         }
@@ -387,7 +392,7 @@ mod tests {
     fn values_of_starts_unread_and_names_what_is_left() {
         let mut v = Values::unread(long_fat::WIDGET.params);
         assert_eq!(v.first_unread(), Some("cc"));
-        v.set(long_fat::CC, cc::Kind::Reno);
+        v.set(long_fat::CC, One(cc::Kind::Reno));
         assert_eq!(v.first_unread(), Some("rtt"));
     }
 

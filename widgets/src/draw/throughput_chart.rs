@@ -1,7 +1,9 @@
 //! Throughput per interval (Mbit/s) as bars, with the bottleneck rate as a
 //! dashed line when it is in range and the time cursor. Intervals complete
 //! by the cursor are filled in colour, later ones faintly. About 50 bars:
-//! the cost never depends on the run.
+//! the cost never depends on the run. With several flows the bars are flow
+//! 0's, each other flow is a thin line and all flows together a thick one,
+//! drawn up to the cursor.
 
 use super::chart_frame::{self as frame, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
@@ -46,14 +48,25 @@ pub fn draw<DB: DrawingBackend>(
     let bar_style = series(0).filled();
     let link_style = f.line(f.pal.fg, 1.5);
     let secs = iv / 1e9;
-    let label = if secs >= 1.0 {
-        format!("delivered per {secs} s")
+    let what = if data.flows.is_empty() {
+        "delivered"
     } else {
-        format!("delivered per {} ms", iv / 1e6)
+        "flow 0"
+    };
+    let label = if secs >= 1.0 {
+        format!("{what} per {secs} s")
+    } else {
+        format!("{what} per {} ms", iv / 1e6)
     };
     let mut entries = vec![(label.as_str(), Key::Bar(bar_style))];
     if show_link {
         entries.push(("bottleneck rate", Key::Dashed(link_style)));
+    }
+    let flow_style = f.line(series(1), 1.0);
+    let sum_style = f.line(series(2), 2.5);
+    if !data.flows.is_empty() {
+        entries.push(("other flows", Key::Line(flow_style)));
+        entries.push(("all flows", Key::Line(sum_style)));
     }
     let mut chart = frame::chart(
         root,
@@ -91,6 +104,21 @@ pub fn draw<DB: DrawingBackend>(
             ]],
             link_style,
         )?;
+    }
+    // Each interval's rate at its middle, for the intervals the cursor has passed.
+    let done = (0..data.bytes.len())
+        .take_while(|&i| data.start_ns(i + 1) <= cursor_ns)
+        .count();
+    let line = |bytes: &dyn Fn(usize) -> u64| -> Vec<(f64, f64)> {
+        (0..done)
+            .map(|i| (data.start_ns(i) + iv / 2.0, data.rate(bytes(i)).min(y_max)))
+            .collect()
+    };
+    for flow in data.flows.iter().skip(1) {
+        frame::draw_paths(&mut chart, vec![line(&|i| flow[i])], flow_style)?;
+    }
+    if !data.flows.is_empty() {
+        frame::draw_paths(&mut chart, vec![line(&|i| data.sum(i))], sum_style)?;
     }
     frame::cursor(&mut chart, &f, cursor_ns)?;
     frame::finish(root, &chart)

@@ -104,9 +104,61 @@ pub fn draw_scaled<DB: DrawingBackend>(
     for (past, style, dashed) in past_lines {
         draw_lines(&mut chart, &f, past, style, dashed)?;
     }
+    mode_band(&chart, &f, &data.modes, cursor_ns, x_end)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     annotations::draw(root, &chart, &f, &data.notes, &y_axis, cursor_ns)?;
     frame::finish(root, &chart)
+}
+
+/// BBR's modes as a band along the bottom of the plot, one colour each,
+/// named where there is room (`tcp_bbr.c`'s `bbr_mode`: Startup, Drain,
+/// ProbeBW, ProbeRTT); faint after the cursor, as the lines are. Drawn
+/// before the cursor, which covers the future in predict mode.
+fn mode_band<'a, DB: DrawingBackend + 'a>(
+    chart: &Chart<'a, DB>,
+    f: &Frame,
+    modes: &[(f64, &'static str)],
+    cursor_ns: f64,
+    x_end: f64,
+) -> DrawResult<DB> {
+    const NAMES: [(&str, &str); 4] = [
+        ("startup", "Startup"),
+        ("drain", "Drain"),
+        ("probe_bw", "ProbeBW"),
+        ("probe_rtt", "ProbeRTT"),
+    ];
+    let area = chart.plotting_area().strip_coord_spec();
+    let base_x = area.get_base_pixel().0;
+    let h = area.dim_in_pixel().1 as i32;
+    let band = f.px(12.0);
+    let x = |t: f64| chart.backend_coord(&(t.clamp(0.0, x_end), 0.0)).0 - base_x;
+    for (i, &(t0, mode)) in modes.iter().enumerate() {
+        let t1 = modes.get(i + 1).map_or(x_end, |m| m.0);
+        let k = NAMES.iter().position(|n| n.0 == mode).unwrap_or(0);
+        // At least a pixel wide: Drain may last a few round trips.
+        let (x0, x1) = (x(t0), x(t1).max(x(t0) + 1));
+        let xc = if cursor_ns >= t1 {
+            x1
+        } else {
+            x(cursor_ns.max(t0)).clamp(x0, x1)
+        };
+        for (a, b, colour) in [(x0, xc, series(k + 3)), (xc, x1, f.pal.grid)] {
+            if b > a {
+                area.draw(&Rectangle::new([(a, h - band), (b, h)], colour.filled()))?;
+            }
+        }
+        let label = NAMES[k].1;
+        // Named in its coloured (past) part only: on the faint rest a
+        // label would not read in dark themes.
+        if xc - x0 > f.px(8.0 * label.len() as f64) {
+            area.draw(&Text::new(
+                label,
+                (x0 + f.px(2.0), h - band),
+                f.font().color(&BLACK),
+            ))?;
+        }
+    }
+    Ok(())
 }
 
 /// Paths in segments moved onto the chart's y axis (log₂ of the value on a

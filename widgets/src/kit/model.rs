@@ -47,6 +47,11 @@ impl Model {
         build.finish(run)
     }
 
+    /// Every flow's `Sample` records (the results' all-flows figures).
+    pub fn sample_records(&self) -> &[TraceRecord] {
+        &self.sample_records
+    }
+
     /// The `ss -tin` line as of the last sample at or before `t_ns`; before
     /// the server's socket is connected (or sampled), a line saying so.
     pub fn ss_at(&self, t_ns: f64) -> String {

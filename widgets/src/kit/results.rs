@@ -23,7 +23,7 @@ fn ssthresh(e: Option<&Option<Entry>>) -> f64 {
 
 /// The figures' names, in [`Results::values`]' order: what the page and
 /// the wasm need of [`METRICS`] (the rest stays out of the bundle).
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 14] = [
     "completion_ms",
     "rtts",
     "round_trips",
@@ -36,6 +36,8 @@ pub const NAMES: [&str; 12] = [
     "cached_ssthresh",
     "last_cached_ssthresh",
     "later_connections_ms",
+    "all_flows_mbps",
+    "max_rtt_ms",
 ];
 
 /// Each figure's name, unit and meaning, in [`Results::values`]' order.
@@ -80,6 +82,16 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "ms",
         "mean duration of the transfers after the first (each on a new connection, with one per transfer)",
     ),
+    (
+        NAMES[12],
+        "Mbit/s",
+        "bytes every flow's client read over the run",
+    ),
+    (
+        NAMES[13],
+        "ms",
+        "the largest smoothed RTT of the server's samples",
+    ),
 ];
 
 /// One run's figures (see [`METRICS`]), NaN where the run has none (no
@@ -98,6 +110,8 @@ pub struct Results {
     pub cached_ssthresh: f64,
     pub last_cached_ssthresh: f64,
     pub later_connections_ms: f64,
+    pub all_flows_mbps: f64,
+    pub max_rtt_ms: f64,
 }
 
 impl Results {
@@ -134,19 +148,62 @@ impl Results {
                 let n = later.len() as f64;
                 later.map(|t| t.duration().0 as f64 / 1e6).sum::<f64>() / n
             },
+            all_flows_mbps: f64::NAN,
+            max_rtt_ms: f64::NAN,
+        }
+    }
+
+    /// The figures read from the periodic samples (`records`, every flow's):
+    /// what all flows' clients read over `span_ns`, from each flow's last
+    /// sample, and flow 0's largest srtt (`tcpi_rtt` as `ss` shows it).
+    fn with_samples(mut self, records: &[sim_core::trace::TraceRecord], span_ns: f64) -> Results {
+        use sim_core::trace::TraceEvent::Sample;
+        let mut last = Vec::new();
+        let mut srtt = 0;
+        for r in records {
+            if let Sample {
+                delivered, info, ..
+            } = r.event
+            {
+                let f = r.flow as usize;
+                last.resize(last.len().max(f + 1), 0);
+                last[f] = delivered;
+                if f == 0 {
+                    srtt = srtt.max(info.srtt_ns);
+                }
+            }
+        }
+        if !last.is_empty() {
+            let read: u64 = last.iter().sum();
+            self.all_flows_mbps = super::headline::goodput_bps(read, span_ns) / 1e6;
+        }
+        if srtt > 0 {
+            self.max_rtt_ms = srtt as f64 / 1e6;
+        }
+        self
+    }
+
+    /// The span the goodput figures divide by: the completion, or the run.
+    fn span_ns(&self, end_ns: f64) -> f64 {
+        if self.completion_ms.is_nan() {
+            end_ns
+        } else {
+            self.completion_ms * 1e6
         }
     }
 
     /// The figures of a widget's run, as its headline reads them.
     pub fn of_model(m: &super::model::Model) -> Results {
         let rtt = m.path.downlink.delay_ns + m.path.uplink.delay_ns;
-        Results::of(
+        let r = Results::of(
             &m.summary,
             rtt as f64,
             m.end_ns,
             m.throughput.total_bytes(),
             &m.cache,
-        )
+        );
+        let span = r.span_ns(m.end_ns);
+        r.with_samples(m.sample_records(), span)
     }
 
     /// The figures of a finished run (natively: the preprocessor, tests),
@@ -155,17 +212,20 @@ impl Results {
     /// checks that both ways agree).
     pub fn of_run(run: &sim_core::sim::RunResult) -> Results {
         let path = &run.scenario.path;
-        Results::of(
+        let end = run.outcome.at().0 as f64;
+        let r = Results::of(
             &super::model::summary_of(run),
             path.rtt().0 as f64,
-            run.outcome.at().0 as f64,
+            end,
             crate::series::throughput::ThroughputSeries::from_run(run).total_bytes(),
             &run.tcp_metrics.after_close,
-        )
+        );
+        let span = r.span_ns(end);
+        r.with_samples(run.trace.summary_records(), span)
     }
 
     /// The figures in [`METRICS`]' order.
-    pub fn values(&self) -> [f64; 12] {
+    pub fn values(&self) -> [f64; 14] {
         [
             self.completion_ms,
             self.rtts,
@@ -179,6 +239,8 @@ impl Results {
             self.cached_ssthresh,
             self.last_cached_ssthresh,
             self.later_connections_ms,
+            self.all_flows_mbps,
+            self.max_rtt_ms,
         ]
     }
 
@@ -293,6 +355,39 @@ mod tests {
         assert!(
             r.retransmits > analysis::summarize(&run).retransmissions as f64,
             "{r:?}"
+        );
+    }
+
+    /// The all-flows figure adds every flow's bytes read: two identical
+    /// flows of a 512 KiB response read twice as much as flow 0 alone, in
+    /// the same time; the largest srtt is flow 0's largest sample.
+    #[test]
+    fn all_flows_add_up_and_the_largest_rtt_is_a_sample() {
+        let mut s = seed_004().scenario;
+        s.flows = 2;
+        s.time_limit = sim_core::time::SimDuration::from_millis(300);
+        s.app.response = vec![1 << 30];
+        let run = sim_core::sim::run(&s).unwrap();
+        let r = Results::of_run(&run);
+        let read = |f: u16| {
+            (run.trace.summary_records().iter())
+                .filter(|x| x.flow == f)
+                .filter_map(|x| match x.event {
+                    sim_core::trace::TraceEvent::Sample { delivered, .. } => Some(delivered),
+                    _ => None,
+                })
+                .last()
+                .unwrap()
+        };
+        let want = (read(0) + read(1)) as f64 * 8.0 / 0.3 / 1e6;
+        assert!(
+            (r.all_flows_mbps - want).abs() < 1e-6 * want,
+            "{r:?} vs {want}"
+        );
+        assert!(r.max_rtt_ms >= 7.0, "at least the path's 7 ms: {r:?}");
+        assert_eq!(
+            r.to_json(),
+            Results::of_model(&super::super::model::Model::from_run(&run)).to_json()
         );
     }
 

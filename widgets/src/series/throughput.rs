@@ -10,7 +10,9 @@
 //! therefore sum to the distinct bytes received.
 //!
 //! The interval is a round 1, 2 or 5 × 10^k ns giving about 50 intervals
-//! over the run. With several flows, flow 0 is shown. Runs long enough to
+//! over the run. With several flows, flow 0 is the bars, and each flow's
+//! bytes read per interval (from the periodic samples) are kept for the
+//! chart's per-flow lines and their sum. Runs long enough to
 //! exhaust the trace's packet budget are counted from packets while there
 //! are packet records, then from the periodic samples' `delivered` (bytes the
 //! application read, which it does as they arrive): `sampled_from_ns` says
@@ -38,6 +40,31 @@ pub struct ThroughputSeries {
     /// Where the packet records end (the trace's budget ran out) and the
     /// intervals are counted from samples instead.
     pub sampled_from_ns: Option<f64>,
+    /// With several flows, each flow's bytes read per interval, flow 0
+    /// first (empty with one flow).
+    pub flows: Vec<Vec<u64>>,
+}
+
+/// Each flow's bytes read per interval, from the periodic samples: a
+/// sample's increase counts in the interval that holds the moment just
+/// before it (samples fall on interval edges). Empty for one flow.
+fn per_flow(run: &RunResult, interval_ns: u64, n: usize) -> Vec<Vec<u64>> {
+    let k = run.scenario.flows as usize;
+    if k < 2 {
+        return Vec::new();
+    }
+    let mut out = vec![vec![0u64; n]; k];
+    let mut last = vec![0u64; k];
+    for r in run.trace.summary_records() {
+        if let TraceEvent::Sample { delivered, .. } = r.event
+            && let Some(prev) = last.get_mut(r.flow as usize)
+        {
+            let i = ((r.time.0.saturating_sub(1) / interval_ns) as usize).min(n - 1);
+            out[r.flow as usize][i] += delivered.saturating_sub(*prev);
+            *prev = delivered;
+        }
+    }
+    out
 }
 
 /// The round interval (1, 2 or 5 × 10^k ns) cutting `end_ns` into the
@@ -149,12 +176,23 @@ impl ThroughputSeries {
             link_bps: run.scenario.path.rate_bps as f64,
             end_ns,
             sampled_from_ns,
+            flows: per_flow(run, interval_ns, n),
         }
+    }
+
+    /// `bytes` in an interval as Mbit/s.
+    pub fn rate(&self, bytes: u64) -> f64 {
+        bytes as f64 * 8.0 / (self.interval_ns as f64 / 1e9) / 1e6
+    }
+
+    /// Every flow's bytes in interval `i` (0 with one flow).
+    pub fn sum(&self, i: usize) -> u64 {
+        self.flows.iter().map(|f| f[i]).sum()
     }
 
     /// Interval `i`'s rate in Mbit/s.
     pub fn mbps(&self, i: usize) -> f64 {
-        self.bytes[i] as f64 * 8.0 / (self.interval_ns as f64 / 1e9) / 1e6
+        self.rate(self.bytes[i])
     }
 
     /// Start of interval `i` (ns).
@@ -169,7 +207,7 @@ impl ThroughputSeries {
     /// Highest interval rate (Mbit/s).
     pub fn max_mbps(&self) -> f64 {
         (0..self.bytes.len())
-            .map(|i| self.mbps(i))
+            .map(|i| self.mbps(i).max(self.rate(self.sum(i))))
             .fold(0.0, f64::max)
     }
 
@@ -186,20 +224,28 @@ impl ThroughputSeries {
                 "Bytes first reaching the client per {} ms interval, flow 0{truncated}",
                 self.interval_ns as f64 / 1e6
             ),
-            headers: vec![
-                "start (ms)".into(),
-                "end (ms)".into(),
-                "delivered (bytes)".into(),
-                "throughput (Mbit/s)".into(),
-            ],
+            headers: [
+                "start (ms)",
+                "end (ms)",
+                "delivered (bytes)",
+                "throughput (Mbit/s)",
+            ]
+            .into_iter()
+            .chain((!self.flows.is_empty()).then_some("all flows read (bytes)"))
+            .map(String::from)
+            .collect(),
             rows: (0..self.bytes.len())
                 .map(|i| {
-                    vec![
+                    let mut row = vec![
                         ms(self.start_ns(i)),
                         ms(self.start_ns(i + 1)),
                         self.bytes[i].to_string(),
                         format!("{:.3}", self.mbps(i)),
-                    ]
+                    ];
+                    if !self.flows.is_empty() {
+                        row.push(self.sum(i).to_string());
+                    }
+                    row
                 })
                 .collect(),
         }

@@ -12,6 +12,9 @@
 //! has SACKed, or that the sender has marked lost, still count. With several
 //! flows, flow 0 is shown.
 //!
+//! A BBR sender's modes (`CcMode` records: Startup, Drain, ProbeBW,
+//! ProbeRTT) are kept with the time each began, for the band under the chart.
+//!
 //! Past the packets a long run's trace stored, outstanding data comes from
 //! the periodic samples instead: the socket's own counters give the same
 //! difference (`tcpi_bytes_sent − tcpi_bytes_retrans` new data sent, less
@@ -53,6 +56,9 @@ pub struct WindowSeries {
     pub outstanding_until_ns: Option<f64>,
     /// What the chart says in place (see `series::annotations`).
     pub notes: Vec<super::annotations::Annotation>,
+    /// BBR's mode changes (time, `bbr_mode` name as `tcp_bbr.c`'s states,
+    /// e.g. "probe_bw"); empty for algorithms without modes.
+    pub modes: Vec<(f64, &'static str)>,
     pub(crate) cwnd: Binned,
     pub(crate) ssthresh: Binned,
     pub(crate) outstanding: Binned,
@@ -62,7 +68,8 @@ impl WindowSeries {
     pub fn from_run(run: &RunResult) -> Self {
         let mss = run.scenario.server.sender.mss.max(1);
         let records_end = super::packet_records_end_ns(run);
-        let points = changes(run, records_end);
+        let mut modes = Vec::new();
+        let points = changes(run, records_end, &mut modes);
         let end_ns = run_end_ns(run).max(points.last().map_or(0.0, |p| p.t_ns));
         let seg = |b: u64| b as f64 / mss as f64;
         let max_segments = points
@@ -82,6 +89,7 @@ impl WindowSeries {
             outstanding: binned(&|p| seg(p.outstanding_bytes)),
             outstanding_until_ns: records_end.map(|t| t as f64),
             notes: super::annotations::cwnd_notes(run),
+            modes,
             points,
             mss,
             end_ns,
@@ -93,6 +101,12 @@ impl WindowSeries {
     pub fn at(&self, t_ns: f64) -> &WindowPoint {
         let i = self.points.partition_point(|p| p.t_ns <= t_ns);
         &self.points[i.saturating_sub(1)]
+    }
+
+    /// BBR's mode at `t_ns` ("" before the first, or without modes).
+    pub fn mode_at(&self, t_ns: f64) -> &'static str {
+        let i = self.modes.partition_point(|m| m.0 <= t_ns);
+        i.checked_sub(1).map_or("", |i| self.modes[i].1)
     }
 
     /// Outstanding data of `p` in segments.
@@ -114,13 +128,17 @@ impl WindowSeries {
                 "Server's cwnd, ssthresh (blank while still infinite) and outstanding data \
                  (snd_nxt − snd_una, SACKed segments included) at each change, flow 0{until}{note}"
             ),
-            headers: vec![
-                "time (ms)".into(),
-                "cwnd (segments)".into(),
-                "ssthresh (segments)".into(),
-                "outstanding (segments)".into(),
-                "outstanding (bytes)".into(),
-            ],
+            headers: [
+                "time (ms)",
+                "cwnd (segments)",
+                "ssthresh (segments)",
+                "outstanding (segments)",
+                "outstanding (bytes)",
+            ]
+            .into_iter()
+            .chain((!self.modes.is_empty()).then_some("BBR mode"))
+            .map(String::from)
+            .collect(),
             rows: self
                 .points
                 .iter()
@@ -132,13 +150,17 @@ impl WindowSeries {
                     } else {
                         (format!("{out:.2}"), p.outstanding_bytes.to_string())
                     };
-                    vec![
+                    let mut row = vec![
                         ms(p.t_ns),
                         p.cwnd.to_string(),
                         p.ssthresh.map_or(String::new(), |s| s.to_string()),
                         segs,
                         bytes,
-                    ]
+                    ];
+                    if !self.modes.is_empty() {
+                        row.push(self.mode_at(p.t_ns).into());
+                    }
+                    row
                 })
                 .collect(),
         }
@@ -147,8 +169,13 @@ impl WindowSeries {
 
 /// Every change of cwnd, ssthresh or outstanding data of the server, from
 /// the initial window at 0; changes at one instant make one point. After
-/// `records_end` (ns), outstanding data is read from the samples.
-fn changes(run: &RunResult, records_end: Option<u64>) -> Vec<WindowPoint> {
+/// `records_end` (ns), outstanding data is read from the samples. BBR's
+/// mode changes go to `modes`, read in the same pass.
+fn changes(
+    run: &RunResult,
+    records_end: Option<u64>,
+    modes: &mut Vec<(f64, &'static str)>,
+) -> Vec<WindowPoint> {
     let sender = &run.scenario.server.sender;
     let mut cur = WindowPoint {
         t_ns: 0.0,
@@ -181,6 +208,13 @@ fn changes(run: &RunResult, records_end: Option<u64>) -> Vec<WindowPoint> {
             } if seg.flags.ack => snd_una = snd_una.max(seg.ack),
             TraceEvent::Sample { info, .. } if records_end.is_some_and(|e| r.time.0 > e) => {
                 cur.outstanding_bytes = info.outstanding_bytes();
+            }
+            TraceEvent::CcMode {
+                side: Side::Server,
+                mode,
+            } => {
+                modes.push((r.time.0 as f64, mode));
+                continue;
             }
             _ => continue,
         }

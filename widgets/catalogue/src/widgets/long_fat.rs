@@ -1,14 +1,15 @@
-//! One bulk flow over a long fat network for up to 30 s: the congestion
+//! Bulk flows over a long fat network for up to 30 s: the congestion
 //! control module against loss, RTT and the bottleneck's queue (seed 003).
 //! The buffers' autotuning ceilings default to what seed 003's author raised
 //! them to; lowering them shows a buffer, not congestion control, setting
-//! the rate.
+//! the rate. Up to 16 flows share the path (as `iperf3 -P`), all running one
+//! algorithm or CUBIC and BBR in turn (`cubic+bbr`).
 
 use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
-use crate::values::{Bytes, Duration, Param, Rate, Ratio, Values};
-use sim_core::cc;
-use sim_core::config::{HostSettings, Kernel, PathConfig, Qdisc, Scenario};
+use crate::values::{Bytes, Choice, Count, Duration, Param, Rate, Ratio, Values};
+use sim_core::cc::Kind;
+use sim_core::config::{HostSettings, Kernel, LossDirection, PathConfig, Qdisc, Scenario};
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "long-fat",
@@ -23,6 +24,9 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         RMEM.spec,
         DURATION.spec,
         KERNEL.spec,
+        FLOWS.spec,
+        QDISC.spec,
+        LOSS_IN.spec,
     ],
     presets: PRESETS,
     // The algorithm against the path: its round trip, its rate and the
@@ -37,14 +41,117 @@ const S: f64 = 1e9;
 const KIB: f64 = 1024.0;
 const MIB: f64 = 1024.0 * KIB;
 
-pub const CC: Param<cc::Kind> = Param::new(
+/// The flows' algorithms: one for all, or CUBIC and BBR in turn (flow 0
+/// CUBIC, flow 1 BBR, …), as two applications choosing their own with
+/// `setsockopt(TCP_CONGESTION)` would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithms {
+    One(Kind),
+    CubicAndBbr,
+}
+
+impl Choice for Algorithms {
+    /// sim-core's kernel names (`Kind::NAMES`), then the mix.
+    const NAMES: &'static [&'static str] = &["reno", "cubic", "bbr", "cubic+bbr"];
+    fn from_index(index: usize) -> Option<Self> {
+        match Kind::ALL.get(index) {
+            Some(&k) => Some(Algorithms::One(k)),
+            None if index == Kind::ALL.len() => Some(Algorithms::CubicAndBbr),
+            None => None,
+        }
+    }
+    fn index(self) -> usize {
+        match self {
+            Algorithms::One(k) => k as usize,
+            Algorithms::CubicAndBbr => Kind::ALL.len(),
+        }
+    }
+}
+
+impl Algorithms {
+    /// The server's default and the per-flow list (empty: all the default).
+    fn kinds(self) -> (Kind, Vec<Kind>) {
+        match self {
+            Algorithms::One(k) => (k, Vec::new()),
+            Algorithms::CubicAndBbr => (Kind::Cubic, vec![Kind::Cubic, Kind::Bbr]),
+        }
+    }
+}
+
+pub const CC: Param<Algorithms> = Param::new(
     "cc",
     "Congestion control",
-    "net.ipv4.tcp_congestion_control; BBR runs with the fq qdisc",
+    "net.ipv4.tcp_congestion_control; cubic+bbr: flows alternate",
 )
 // CUBIC, as distributions ship `net.ipv4.tcp_congestion_control`.
-.default(cc::Kind::Cubic as usize as f64)
+.default(Kind::Cubic as usize as f64)
 .knob("net.ipv4.tcp_congestion_control");
+
+pub const FLOWS: Param<Count> = Param::new(
+    "flows",
+    "Flows",
+    "parallel connections sharing the path, as iperf3 -P",
+)
+.range(1.0, 16.0)
+.default(1.0);
+
+/// The sender's qdisc: `pfifo_fast`, the kernel's built-in default, or `fq`,
+/// which paces every flow at its `sk_pacing_rate` (BBR paces itself without
+/// it, through TCP's internal pacing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenderQdisc {
+    PfifoFast,
+    Fq,
+}
+
+impl Choice for SenderQdisc {
+    const NAMES: &'static [&'static str] = &["pfifo_fast", "fq"];
+    fn from_index(index: usize) -> Option<Self> {
+        [SenderQdisc::PfifoFast, SenderQdisc::Fq].get(index).copied()
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+pub const QDISC: Param<SenderQdisc> = Param::new(
+    "qdisc",
+    "Sender qdisc",
+    "net.core.default_qdisc on the sender; fq paces every flow",
+)
+.knob("net.core.default_qdisc");
+
+/// Which packets random loss hits (sim-core's `LossDirection`), or `none`:
+/// no random loss at all, whatever the loss slider says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossIn {
+    Some(LossDirection),
+    None,
+}
+
+impl Choice for LossIn {
+    const NAMES: &'static [&'static str] = &["data", "acks", "both", "none"];
+    fn from_index(index: usize) -> Option<Self> {
+        use LossDirection::*;
+        match index {
+            0..=2 => Some(LossIn::Some([Data, Acks, Both][index])),
+            3 => Some(LossIn::None),
+            _ => None,
+        }
+    }
+    fn index(self) -> usize {
+        match self {
+            LossIn::Some(d) => d as usize,
+            LossIn::None => 3,
+        }
+    }
+}
+
+pub const LOSS_IN: Param<LossIn> = Param::new(
+    "loss_in",
+    "Random loss hits",
+    "data, ACKs, both, or none (no random loss)",
+);
 
 pub const RTT: Param<Duration> = Param::new("rtt", "RTT", "round-trip propagation delay")
     .range(1.0 * MS, 400.0 * MS)
@@ -116,27 +223,76 @@ const PRESETS: &[Preset] = &[
         scenario: "seed-003-lfn-bbr.toml",
         notes: crate::prose!("The same path with BBR and fq. BBR does not treat a random loss as congestion: its rate follows the bandwidth it measures. Point at Startup, Drain and the 8-phase ProbeBW cycle in the cwnd chart, and at the steady iperf3 lines."),
     },
+    Preset {
+        name: "ten-flows",
+        title: "Ten BBR flows on the 1 Gbit/s line",
+        scenario: "seed-003-lfn-bbr-10-flows.toml",
+        notes: "As the source: ten sockets fill the line.",
+    },
+    Preset {
+        name: "deep-queue-cubic",
+        title: "Bufferbloat: CUBIC, 2-BDP queue, no random loss",
+        scenario: "lfn-deep-queue-cubic.toml",
+        notes: "Read the RTT chart: far above 210 ms.",
+    },
+    Preset {
+        name: "deep-queue-bbr",
+        title: "The same queue with BBR",
+        scenario: "lfn-deep-queue-bbr.toml",
+        notes: "After Drain the RTT sits near 210 ms.",
+    },
+    Preset {
+        name: "shallow-queue-bbr",
+        title: "BBR v1 in a 0.1-BDP queue",
+        scenario: "lfn-shallow-queue-bbr.toml",
+        notes: "Two BDPs in flight overflow the queue; BBR v1 does not back off.",
+    },
+    Preset {
+        name: "loss-0.1pct-cubic",
+        title: "CUBIC with 0.1 % random loss",
+        scenario: "lfn-loss-0.1pct-cubic.toml",
+        notes: "CUBIC never regains its window before the next loss.",
+    },
+    Preset {
+        name: "loss-0.1pct-bbr",
+        title: "BBR with 0.1 % random loss",
+        scenario: "lfn-loss-0.1pct-bbr.toml",
+        notes: "Loss is not in BBR's model.",
+    },
+    Preset {
+        name: "cubic-and-bbr",
+        title: "A CUBIC and a BBR flow sharing the path",
+        scenario: "lfn-cubic-and-bbr.toml",
+        notes: "Flow 0 CUBIC, flow 1 BBR: BBR takes most of the line.",
+    },
 ];
 
-/// A 100-byte request, then more than the time allows (as `iperf3 -t`).
+/// A 100-byte request, then more than the time allows (as `iperf3 -t`),
+/// on each flow.
 fn scenario(v: &Values) -> Scenario {
+    let (loss, loss_direction) = match v.choice(LOSS_IN) {
+        LossIn::Some(d) => (v.ratio(LOSS), d),
+        LossIn::None => (0.0, LossDirection::Data),
+    };
+    let (cc, flow_cc) = v.choice(CC).kinds();
     let mut s = Scenario {
         path: PathConfig {
-            loss: v.ratio(LOSS),
+            loss,
+            loss_direction,
             queue_bytes: v.bytes(QUEUE),
             ..PathConfig::symmetric(v.rate(BANDWIDTH), v.duration(RTT))
         },
         time_limit: v.duration(DURATION),
+        flows: v.count(FLOWS),
+        flow_congestion_control: flow_cc,
         ..Scenario::default()
     };
     s.app.request = vec![100];
     s.app.response = vec![2_000_000_000];
-    let cc = v.choice(CC);
     let kernel = v.choice(KERNEL);
     let mut server = HostSettings::for_kernel_choice(kernel);
     server.set_tcp_congestion_control(cc.algorithm());
-    if cc == cc::Kind::Bbr {
-        // BBR as its authors deploy it, paced by the fq qdisc (seed 003 too).
+    if v.choice(QDISC) == SenderQdisc::Fq {
         server.set_default_qdisc(Qdisc::Fq);
     }
     let mut client = HostSettings::for_kernel_choice(kernel);
@@ -149,14 +305,37 @@ fn scenario(v: &Values) -> Scenario {
 /// What each parameter reads from a scenario (a preset's file).
 fn values_of(s: &Scenario) -> Values {
     let mut v = Values::unread(WIDGET.params);
-    v.set(CC, s.server.sender.congestion_control.kind());
+    let kind = s.server.sender.congestion_control.kind();
+    v.set(
+        CC,
+        match s.flow_congestion_control[..] {
+            [Kind::Cubic, Kind::Bbr] => Algorithms::CubicAndBbr,
+            _ => Algorithms::One(kind),
+        },
+    );
     v.set(RTT, s.path.delay_forward + s.path.delay_reverse);
     v.set(BANDWIDTH, s.path.rate_bps);
-    v.set(LOSS, s.path.loss);
+    if s.path.loss > 0.0 {
+        v.set(LOSS, s.path.loss);
+        v.set(LOSS_IN, LossIn::Some(s.path.loss_direction));
+    } else {
+        // No random loss: the slider keeps its default for when it returns.
+        v.set(LOSS, LOSS.spec.default);
+        v.set(LOSS_IN, LossIn::None);
+    }
     v.set(QUEUE, s.path.queue_bytes);
     v.set(WMEM, s.server.sender.sndbuf_max);
     v.set(RMEM, s.client.receiver.rcvbuf_max);
     v.set(DURATION, s.time_limit);
     v.set(KERNEL, s.server.kernel.unwrap_or(Kernel::Today));
+    v.set(FLOWS, s.flows);
+    v.set(
+        QDISC,
+        if s.server.sender.fq {
+            SenderQdisc::Fq
+        } else {
+            SenderQdisc::PfifoFast
+        },
+    );
     v
 }
