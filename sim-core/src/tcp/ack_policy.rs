@@ -33,7 +33,7 @@
 //! ```
 
 pub use crate::config::DelayedAck;
-use crate::time::{SimDuration, SimTime};
+use crate::time::{JIFFY_NS, SimDuration, SimTime, jiffies};
 
 /// `TCP_MAX_QUICKACKS` (include/net/tcp.h).
 pub const TCP_MAX_QUICKACKS: u32 = 16;
@@ -306,17 +306,24 @@ impl AckPolicy {
     }
 
     /// `tcp_send_delayed_ack`: arm the timer, or keep an earlier deadline.
+    /// Linux counts in jiffies: the timer is due at `jiffies + ato`, and the
+    /// timer wheel runs it on that tick, so the wait is a little less than
+    /// ato when the segment arrived between two ticks.
     fn tcp_send_delayed_ack(&mut self, now: SimTime) -> AckDecision {
         let ato = self.timeout();
+        let start = match self.mode {
+            DelayedAck::Linux => SimTime(jiffies(now) * JIFFY_NS),
+            _ => now,
+        };
         match self.deadline {
             // A timer about to fire (within ato/4) means ACK now.
-            Some(t) if self.mode == DelayedAck::Linux && t <= now + SimDuration(ato.0 / 4) => {
+            Some(t) if self.mode == DelayedAck::Linux && t <= start + SimDuration(ato.0 / 4) => {
                 AckDecision::Now
             }
             // Keep the earlier deadline.
             Some(t) => AckDecision::Delay(t),
             None => {
-                let t = now + ato;
+                let t = start + ato;
                 self.deadline = Some(t);
                 AckDecision::Delay(t)
             }
