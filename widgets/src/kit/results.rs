@@ -14,7 +14,7 @@ use sim_core::analysis::Summary;
 
 /// The figures' names, in [`Results::values`]' order: what the page and
 /// the wasm need of [`METRICS`] (the rest stays out of the bundle).
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 12] = [
     "completion_ms",
     "rtts",
     "round_trips",
@@ -24,6 +24,9 @@ pub const NAMES: [&str; 9] = [
     "goodput_mbps",
     "max_cwnd",
     "last_transfer_ms",
+    "slowest_exchange_ms",
+    "slowest_later_exchange_ms",
+    "exchange_bytes",
 ];
 
 /// Each figure's name, unit and meaning, in [`Results::values`]' order.
@@ -53,6 +56,13 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "the server's largest congestion window",
     ),
     (NAMES[8], "ms", "duration of the connection's last transfer"),
+    (NAMES[9], "ms", "the longest exchange (transfer), request to reply read"),
+    (
+        NAMES[10],
+        "ms",
+        "the longest exchange after the first (absent with one exchange)",
+    ),
+    (NAMES[11], "B", "bytes of the last exchange's reply"),
 ];
 
 /// One run's figures (see [`METRICS`]), NaN where the run has none (no
@@ -68,6 +78,9 @@ pub struct Results {
     pub goodput_mbps: f64,
     pub max_cwnd: f64,
     pub last_transfer_ms: f64,
+    pub slowest_exchange_ms: f64,
+    pub slowest_later_exchange_ms: f64,
+    pub exchange_bytes: f64,
 }
 
 impl Results {
@@ -89,6 +102,9 @@ impl Results {
             max_cwnd: summary.max_cwnd as f64,
             last_transfer_ms: (summary.transfers.last())
                 .map_or(f64::NAN, |t| t.duration().0 as f64 / 1e6),
+            slowest_exchange_ms: slowest_ms(&summary.transfers),
+            slowest_later_exchange_ms: slowest_ms(summary.transfers.get(1..).unwrap_or(&[])),
+            exchange_bytes: (summary.transfers.last()).map_or(f64::NAN, |t| t.bytes as f64),
         }
     }
 
@@ -113,7 +129,7 @@ impl Results {
     }
 
     /// The figures in [`METRICS`]' order.
-    pub fn values(&self) -> [f64; 9] {
+    pub fn values(&self) -> [f64; 12] {
         [
             self.completion_ms,
             self.rtts,
@@ -124,6 +140,9 @@ impl Results {
             self.goodput_mbps,
             self.max_cwnd,
             self.last_transfer_ms,
+            self.slowest_exchange_ms,
+            self.slowest_later_exchange_ms,
+            self.exchange_bytes,
         ]
     }
 
@@ -145,6 +164,11 @@ impl Results {
         }
         out + "}"
     }
+}
+
+/// The longest of `transfers`, in ms; NaN for none.
+fn slowest_ms(transfers: &[sim_core::analysis::TransferTiming]) -> f64 {
+    (transfers.iter().map(|t| t.duration().0).max()).map_or(f64::NAN, |ns| ns as f64 / 1e6)
 }
 
 /// `{"rtt":"7ms",...}`: each parameter's value as a link writes it (see
@@ -251,18 +275,47 @@ mod tests {
         assert!(json.starts_with("{\"completion_ms\":"), "{json}");
         assert!(json.contains(",\"round_trips\":6,"), "{json}");
         assert!(json.contains(",\"first_flight_segments\":10,"), "{json}");
-        assert_eq!(json.matches(':').count(), METRICS.len(), "{json}");
+        // Every figure but the exchanges after the first: seed 004 has one.
+        assert_eq!(json.matches(':').count(), METRICS.len() - 1, "{json}");
         // A run that did not complete leaves out what it has not.
         let none = Results {
             completion_ms: f64::NAN,
             rtts: f64::NAN,
             last_transfer_ms: f64::NAN,
+            slowest_exchange_ms: f64::NAN,
+            slowest_later_exchange_ms: f64::NAN,
+            exchange_bytes: f64::NAN,
             ..r
         };
         assert_eq!(none.get("rtts"), None);
         let json = none.to_json();
         assert!(!json.contains("completion_ms") && !json.contains("rtts"));
         assert!(json.starts_with("{\"round_trips\":6,"), "{json}");
+    }
+
+    /// The default request-response run: a quick first exchange, then nine
+    /// that wait for the server's delayed-ACK timer.
+    #[test]
+    fn the_exchange_figures_are_the_transfers_own() {
+        let spec = widget_catalogue::widget("request-response").unwrap();
+        let values = crate::params::initial(spec, &[]).values;
+        let run = sim_core::sim::run(&super::super::scenario::build(spec, &values)).unwrap();
+        let t = analysis::summarize(&run).transfers;
+        let ms: Vec<f64> = t.iter().map(|x| x.duration().0 as f64 / 1e6).collect();
+        let r = Results::of_run(&run);
+        let later = ms[1..].iter().cloned().fold(0.0, f64::max);
+        assert_eq!(r.slowest_later_exchange_ms, later);
+        assert_eq!(r.slowest_exchange_ms, later.max(ms[0]));
+        assert!(ms[0] < 3.0 && later > 35.0, "{ms:?}");
+        assert_eq!(r.get("exchange_bytes"), Some(1000.0));
+        // One exchange has no later ones.
+        let mut one = values.clone();
+        let i = spec.params.iter().position(|p| p.name == "exchanges").unwrap();
+        one[i] = 1.0;
+        let run = sim_core::sim::run(&super::super::scenario::build(spec, &one)).unwrap();
+        let r = Results::of_run(&run);
+        assert_eq!(r.get("slowest_later_exchange_ms"), None);
+        assert_eq!(r.get("slowest_exchange_ms"), r.get("last_transfer_ms"));
     }
 
     #[test]
