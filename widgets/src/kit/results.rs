@@ -14,7 +14,7 @@ use sim_core::analysis::Summary;
 
 /// The figures' names, in [`Results::values`]' order: what the page and
 /// the wasm need of [`METRICS`] (the rest stays out of the bundle).
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     "completion_ms",
     "rtts",
     "round_trips",
@@ -27,6 +27,7 @@ pub const NAMES: [&str; 12] = [
     "slowest_exchange_ms",
     "slowest_later_exchange_ms",
     "exchange_bytes",
+    "first_exchange_ms",
 ];
 
 /// Each figure's name, unit and meaning, in [`Results::values`]' order.
@@ -63,6 +64,7 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "the longest exchange after the first (absent with one exchange)",
     ),
     (NAMES[11], "B", "bytes of the last exchange's reply"),
+    (NAMES[12], "ms", "the first exchange (transfer), request to reply read"),
 ];
 
 /// One run's figures (see [`METRICS`]), NaN where the run has none (no
@@ -81,6 +83,7 @@ pub struct Results {
     pub slowest_exchange_ms: f64,
     pub slowest_later_exchange_ms: f64,
     pub exchange_bytes: f64,
+    pub first_exchange_ms: f64,
 }
 
 impl Results {
@@ -105,6 +108,7 @@ impl Results {
             slowest_exchange_ms: slowest_ms(&summary.transfers),
             slowest_later_exchange_ms: slowest_ms(summary.transfers.get(1..).unwrap_or(&[])),
             exchange_bytes: (summary.transfers.last()).map_or(f64::NAN, |t| t.bytes as f64),
+            first_exchange_ms: slowest_ms(summary.transfers.get(..1).unwrap_or(&[])),
         }
     }
 
@@ -129,7 +133,7 @@ impl Results {
     }
 
     /// The figures in [`METRICS`]' order.
-    pub fn values(&self) -> [f64; 12] {
+    pub fn values(&self) -> [f64; 13] {
         [
             self.completion_ms,
             self.rtts,
@@ -143,6 +147,7 @@ impl Results {
             self.slowest_exchange_ms,
             self.slowest_later_exchange_ms,
             self.exchange_bytes,
+            self.first_exchange_ms,
         ]
     }
 
@@ -285,6 +290,7 @@ mod tests {
             slowest_exchange_ms: f64::NAN,
             slowest_later_exchange_ms: f64::NAN,
             exchange_bytes: f64::NAN,
+            first_exchange_ms: f64::NAN,
             ..r
         };
         assert_eq!(none.get("rtts"), None);
@@ -306,6 +312,7 @@ mod tests {
         let later = ms[1..].iter().cloned().fold(0.0, f64::max);
         assert_eq!(r.slowest_later_exchange_ms, later);
         assert_eq!(r.slowest_exchange_ms, later.max(ms[0]));
+        assert_eq!(r.first_exchange_ms, ms[0]);
         assert!(ms[0] < 3.0 && later > 35.0, "{ms:?}");
         assert_eq!(r.get("exchange_bytes"), Some(1000.0));
         // One exchange has no later ones.
