@@ -230,6 +230,18 @@ const PRESETS: &[Preset] = &[
         notes: "69 full segments and an 88-byte tail: the odd segment waits for the 200 ms timer, and classic Nagle holds the tail until its ACK.",
     },
     Preset {
+        name: "seed-99900-classic-40ms",
+        title: "Case 2: 99,900 bytes, classic Nagle, Linux delayed ACKs",
+        scenario: "seed-000-99900-classic-40ms.toml",
+        notes: "Classic Nagle against Linux's 40 ms timer. Quick-ACK mode shifts which segment is left alone.",
+    },
+    Preset {
+        name: "seed-100000-classic-40ms",
+        title: "Case 2: 100,000 bytes, classic Nagle, Linux delayed ACKs",
+        scenario: "seed-000-100000-classic-40ms.toml",
+        notes: "The 88-byte tail now waits for a 40 ms timer, not 200 ms.",
+    },
+    Preset {
         name: "seed-99900-linux",
         title: "Case 2: 99,900-byte replies, Linux",
         scenario: "seed-000-99900-linux.toml",

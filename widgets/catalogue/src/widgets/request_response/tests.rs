@@ -168,3 +168,19 @@ fn the_default_tells_the_story_on_every_kernel_era() {
         assert!(ms[0] < 3.0 && ms[1..].iter().all(|&t| t > 35.0), "{era:?}: {ms:?}");
     }
 }
+
+#[test]
+fn against_linux_delayed_acks_the_88_byte_tail_waits_40ms_not_200ms() {
+    let r = preset("seed-100000-classic-40ms");
+    let waits = delack_waits_ms(&r, Side::Client);
+    assert!(!waits.is_empty());
+    assert!(waits.iter().all(|w| (39.0..=40.0).contains(w)), "{waits:?}");
+    // Every hold is of the 88-byte tail, and the exchanges that waited took
+    // the timer's 40 ms more than the 99,900-byte ones.
+    assert!(holds(&r).iter().all(|&hold| hold == (Side::Server, "nagle", 88)));
+    let slow = exchanges_ms(&r);
+    let fast = exchanges_ms(&preset("seed-99900-classic-40ms"));
+    let stalled = slow.iter().filter(|&&t| t > 40.0).count();
+    assert!(stalled >= 18, "{slow:?}");
+    assert!(fast.iter().filter(|&&t| t > 40.0).count() <= 1, "{fast:?}");
+}
