@@ -336,7 +336,8 @@ impl Socket {
                 cfg.receiver.delayed_ack.clone(),
                 cfg.receiver.quickack,
                 cfg.behaviour.ack_pushed_full_segment,
-            ),
+            )
+            .with_pingpong_thresh(cfg.behaviour.pingpong_thresh),
             app_received: 0,
             reader: Reader::new(cfg.receiver.read_rate),
         }

@@ -160,12 +160,21 @@ fn a_300kb_body_after_a_small_header_is_not_held_on_linux() {
 }
 
 #[test]
-fn the_default_tells_the_story_on_every_kernel_era() {
+fn the_default_tells_the_story_on_every_kernel_era_but_5_5() {
     for era in Kernel::ALL {
         let mut v = Values::defaults(WIDGET.params);
         v.set(KERNEL, era);
         let ms = exchanges_ms(&run(&v));
-        assert!(ms[0] < 3.0 && ms[1..].iter().all(|&t| t > 35.0), "{era:?}: {ms:?}");
+        let stalled: Vec<bool> = ms.iter().map(|&t| t > 35.0).collect();
+        if era == Kernel::V5_5 {
+            // TCP_PINGPONG_THRESH 3: three quick replies before the server
+            // turns interactive; its timer firing ends ping-pong mode, and
+            // the count starts again from the reply it let go.
+            let every_third: Vec<bool> = (0..10).map(|i| i % 3 == 0 && i > 0).collect();
+            assert_eq!(stalled, every_third, "{ms:?}");
+        } else {
+            assert!(!stalled[0] && stalled[1..].iter().all(|&s| s), "{era:?}: {ms:?}");
+        }
     }
 }
 
