@@ -227,7 +227,7 @@ impl Kernel {
             // (5.4, in 5.4.59, not in 4.18.0-147): `tcp_try_undo_spurious_syn`.
             spurious_syn_undo: self >= Kernel::V5_5,
             // 4a41f453bedf "tcp: change pingpong threshold to 3" (5.1),
-            // reverted by 4d8f24eeedc5 (5.19, July 2022, and in the 5.4,
+            // reverted by 4d8f24eeedc5 (5.19, July 2022; also in the 5.4,
             // 5.10 and 5.15 stable series; Fedora 31's 5.5 never had it).
             pingpong_thresh: if self == Kernel::V5_5 { 3 } else { 1 },
         }

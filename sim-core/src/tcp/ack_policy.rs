@@ -46,7 +46,7 @@ pub const TCP_DELACK_MAX: SimDuration = SimDuration::from_millis(200);
 /// `tcp_send_delayed_ack`'s ceiling outside ping-pong: HZ/2.
 const DELACK_MAX_BULK: SimDuration = SimDuration::from_millis(500);
 /// `TCP_PINGPONG_THRESH`: one reply within ato makes a connection interactive
-/// (it was 3 in kernels 5.1 to 6.0: `Behaviour::pingpong_thresh`).
+/// (it was 3 in kernels 5.1 to 5.18: `Behaviour::pingpong_thresh`).
 pub const TCP_PINGPONG_THRESH: u32 = 1;
 /// `TCP_MSS_DEFAULT`: the most `rcv_mss` starts at (RFC 1122's 536).
 pub const TCP_MSS_DEFAULT: u32 = 536;
@@ -133,7 +133,7 @@ impl AckPolicy {
         }
     }
 
-    /// The kernel's `TCP_PINGPONG_THRESH` (3 on 5.1 to 6.0).
+    /// The kernel's `TCP_PINGPONG_THRESH` (3 on 5.1 to 5.18).
     pub fn with_pingpong_thresh(mut self, thresh: u32) -> Self {
         self.pingpong_thresh = thresh.max(1);
         self

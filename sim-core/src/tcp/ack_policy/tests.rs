@@ -287,7 +287,7 @@ fn the_read_acks_what_softirq_left_or_a_drained_pushed_segment() {
 
 #[test]
 fn with_a_threshold_of_three_the_fourth_quick_reply_turns_the_connection_interactive() {
-    // 5.1 to 6.0: tcp_event_data_sent counts the first data sent after data
+    // 5.1 to 5.18: tcp_event_data_sent counts the first data sent after data
     // arrived (lsndtime before lrcvtime, in jiffies) within ato of it.
     let mut p = linux(false).with_pingpong_thresh(3);
     let mut ms = 1;
