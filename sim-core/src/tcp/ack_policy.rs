@@ -385,8 +385,8 @@ impl AckPolicy {
     /// We sent data: a quick reply to received data marks the connection
     /// interactive (`tcp_event_data_sent`). With a threshold of 3 (5.1 to
     /// 5.18) only the first data sent since data arrived counts, compared in
-    /// jiffies (`before(tp->lsndtime, icsk_ack.lrcvtime)`): a reply sent in
-    /// the tick the request arrived in, after an earlier send, does not count, the coarseness for which
+    /// jiffies (`before(tp->lsndtime, icsk_ack.lrcvtime)`): a request that
+    /// arrives in the tick of this host's previous send does not count, the coarseness for which
     /// 4d8f24eeedc5 went back to 1.
     pub fn on_data_sent(&mut self, now: SimTime) {
         let first_reply =
