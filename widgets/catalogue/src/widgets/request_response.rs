@@ -77,14 +77,14 @@ pub const HEADER: Param<Bytes> = Param::new("header", "Header", "bytes of the re
     .default(300.0)
     .log_scale();
 
+// Linear, so that sizes show to the byte (99,900 against 100,000).
 pub const BODY: Param<Bytes> = Param::new("body", "Body", "bytes of the request after its header")
-    .range(0.0, 16.0 * MIB)
+    .range(0.0, MIB)
     .default(1000.0);
 
 pub const REPLY: Param<Bytes> = Param::new("reply", "Reply", "bytes the server writes back")
-    .range(1.0, 16.0 * MIB)
-    .default(1000.0)
-    .log_scale();
+    .range(1.0, MIB)
+    .default(1000.0);
 
 pub const EXCHANGES: Param<Count> = Param::new(
     "exchanges",
