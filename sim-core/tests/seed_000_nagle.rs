@@ -122,3 +122,19 @@ fn tcp_cork_sends_header_and_body_as_one_segment_without_waiting() {
         );
     }
 }
+
+#[test]
+fn ss_shows_the_servers_ato_and_its_unacknowledged_last_reply() {
+    // At the end of the run (the client has read the third reply) the
+    // server's ato is back at TCP_ATO_MIN after its timers fired in
+    // ping-pong mode; its reply left half a round trip (3.5 ms, whole ms
+    // as `ss` prints them) ago, after the request's data and ACK arrived,
+    // and the client's ACK of it is not back yet.
+    let run = common::run(&scenario_file("seed-000-post-header-body.toml"));
+    let line = sim_core::report::ss_line(&run);
+    assert!(line.contains(" rtt:7.005/1.973 ato:40 mss:1448 "), "{line}");
+    assert!(
+        line.ends_with(" lastsnd:3 lastrcv:3 lastack:3 unacked:1\n"),
+        "{line}"
+    );
+}

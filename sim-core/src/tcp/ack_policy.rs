@@ -150,6 +150,13 @@ impl AckPolicy {
         self.ato
     }
 
+    /// `tcpi_ato`, `lsndtime` and `lrcvtime` as `TCP_INFO` reports them: 0
+    /// for an estimate not yet started, or a time not yet stamped.
+    pub fn info_times(&self) -> (u64, u64, u64) {
+        let ato = if self.started { self.ato.0 } else { 0 };
+        (ato, self.lsndtime.0, self.lrcvtime.0)
+    }
+
     pub fn rcv_mss(&self) -> u32 {
         self.rcv_mss
     }

@@ -254,6 +254,8 @@ pub struct Socket {
     /// Out-of-order data held until the hole before it is filled.
     ooo: OooQueue,
     acks: AckPolicy,
+    /// `tp->rcv_tstamp`: when the last acceptable ACK arrived.
+    rcv_tstamp: SimTime,
     app_received: u64,
     reader: Reader,
 }
@@ -332,6 +334,7 @@ impl Socket {
             rwin: ReceiveWindow::new(&cfg.receiver, &cfg.behaviour, mss, side == Side::Client),
             ack_now: false,
             ooo: OooQueue::default(),
+            rcv_tstamp: SimTime::ZERO,
             acks: AckPolicy::new(
                 cfg.receiver.delayed_ack.clone(),
                 cfg.receiver.quickack,
@@ -407,6 +410,7 @@ impl Socket {
 
     /// The socket's `TCP_INFO` now.
     pub fn info(&self) -> TcpInfo {
+        let (ato_ns, last_data_sent_ns, last_data_recv_ns) = self.acks.info_times();
         TcpInfo {
             counters: self.counters,
             bytes_acked: self.bytes_acked(),
@@ -428,6 +432,10 @@ impl Socket {
                 Some(_) => self.gso_unsent(),
                 None => self.write_end.saturating_sub(self.snd_nxt),
             },
+            ato_ns,
+            last_data_sent_ns,
+            last_data_recv_ns,
+            last_ack_recv_ns: self.rcv_tstamp.0,
         }
     }
 
