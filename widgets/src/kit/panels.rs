@@ -68,6 +68,9 @@ pub fn readouts(m: &Model, t: f64, unit: TimeUnit) -> Html {
             <div><dt>{ "Retransmissions" }</dt><dd data-readout="retransmissions">{ m.summary.retransmissions }</dd></div>
             if let Some(times) = transfers {
                 <div class="tw-wide"><dt>{ "Transfers" }</dt><dd data-readout="transfers">{ times }</dd></div>
+                <div class="tw-wide"><dt>{ "What held each exchange (blue: Nagle, orange: delayed ACK, striped: both, grey: nothing)" }</dt><dd>
+                    { super::exchanges::bars(&m.summary.transfers, &m.ladder.timers) }
+                </dd></div>
             }
             <div class="tw-wide"><dt>{ flights_label }</dt><dd data-readout="flights">
                 { for flights }
