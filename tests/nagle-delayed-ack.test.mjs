@@ -37,6 +37,10 @@ test("the default tells the story: the first exchange is quick, every later one 
   const times = (await w.readout("transfers")).split(" · ").map((t) => parseFloat(t.split(" ")[1]));
   assert.equal(times.length, 10, `${times}`);
   assert.ok(times[0] < 35 && times.slice(1).every((t) => t >= 35), `${times}`);
+  // The bars say what held each: Nagle alone on the first (one round trip,
+  // for the quick ACK), Nagle and the server's timer on the others.
+  const held = await w.locator('[data-readout="exchanges"] li').evaluateAll((ls) => ls.map((l) => l.dataset.held));
+  assert.deepEqual(held, ["nagle", ...Array(9).fill("both")]);
   // The ladder is the first chart panel.
   assert.match(await w.panelName(1), /ladder/i);
   assert.deepEqual(problems.console, []);
@@ -57,6 +61,23 @@ test("every preset simulates and plays", async () => {
     assert.deepEqual(problems.console, [], name);
     await close();
   }
+});
+
+/// What held each exchange of preset `name`, as its bars say.
+async function heldOf(name) {
+  const { widget: w, close } = await openWidget(env, `${PAGE}?request-response-1.preset=${name}`, PLAIN);
+  const held = await w.locator('[data-readout="exchanges"] li').evaluateAll((ls) => ls.map((l) => l.dataset.held));
+  await close();
+  return held;
+}
+
+test("the bars' colours follow the trace's hold reasons", async () => {
+  // One write on Linux: nothing holds; classic Nagle: the tail waits for
+  // the timer (after a first exchange in quick-ACK mode, Nagle alone).
+  assert.deepEqual(await heldOf("seed-1600-one-write"), Array(10).fill("none"));
+  assert.deepEqual(await heldOf("seed-1600-one-write-classic"), ["nagle", ...Array(9).fill("both")]);
+  // 100,000 bytes on classic stacks: every reply's tail waits for the timer.
+  assert.deepEqual(await heldOf("seed-100000-classic"), Array(20).fill("both"));
 });
 
 test("compare runs 99,900 bytes against 100,000 on classic stacks: only 100,000 waits", async () => {

@@ -73,7 +73,7 @@ pub fn bars(transfers: &[TransferTiming], timers: &[Timer]) -> Html {
         let width = format!("width:{}%", (d * 100 / longest).max(1));
         let time = TimeUnit::Ms.format(d as f64, 2);
         html! {
-            <li data-held={h.name()} title={format!("{time}: {}", h.name())}>
+            <li data-held={h.name()}>
                 <span class="tw-exchange-track"><span class="tw-exchange-bar" style={width}></span></span>
                 <span class="tw-exchange-time">{ time }</span>
             </li>

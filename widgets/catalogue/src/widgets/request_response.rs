@@ -68,7 +68,7 @@ pub const MSS: Param<Count> = Param::new("mss", "MSS", "payload bytes per segmen
 pub const FORM: Param<Form> = Param::new(
     "form",
     "Request written as",
-    "header-body: two write() calls, header then body; one-write: one write() (or writev) of both",
+    "header-body: two write() calls; one-write: one write() or writev",
 )
 .default(0.0);
 
@@ -104,7 +104,7 @@ pub const THINK: Param<Duration> = Param::new(
 pub const NAGLE: Param<NagleChoice> = Param::new(
     "nagle",
     "Nagle",
-    "linux: Minshall's rule (tcp_minshall_check); classic: RFC 896, as BSD, macOS, Windows; off: TCP_NODELAY (both hosts)",
+    "linux: Minshall (tcp_minshall_check); classic: RFC 896 (BSD, macOS, Windows); off: TCP_NODELAY; both hosts",
 )
 .default(0.0)
 .knob("TCP_NODELAY");
@@ -112,21 +112,21 @@ pub const NAGLE: Param<NagleChoice> = Param::new(
 pub const CORK: Param<Switch> = Param::new(
     "cork",
     "TCP_CORK",
-    "TCP_CORK set around each message's writes, cleared after the last (both hosts)",
+    "TCP_CORK around each message's writes; both hosts",
 )
 .knob("TCP_CORK");
 
 pub const DELAYED_ACK: Param<DelayedAckChoice> = Param::new(
     "delayed_ack",
     "Delayed ACK",
-    "linux: quick-ACK mode, then up to ato (40 ms minimum); 200ms: a fixed timer, as Windows; off: every segment ACKed (both hosts)",
+    "linux: quick ACKs, then ato (40 ms minimum); 200ms: fixed, as Windows; off; both hosts",
 )
 .default(0.0);
 
 pub const QUICKACK: Param<Switch> = Param::new(
     "quickack",
     "quickack",
-    "ip route … quickack 1 (or TCP_QUICKACK set after every read): no delayed ACKs (both hosts)",
+    "ip route … quickack 1, or TCP_QUICKACK after every read; both hosts",
 )
 .knob("quickack");
 
@@ -215,31 +215,19 @@ const PRESETS: &[Preset] = &[
         name: "seed-300k-header-body",
         title: "Case 1: a 300 KB value posted as header + body",
         scenario: "seed-000-300k-header-body.toml",
-        notes: "The front end's case: a small header write, then a 300 KB body, ten times. Seed 000 measured over 300 ms per SET. Read the per-exchange times in the headline.",
+        notes: "Seed 000 measured over 300 ms per SET. Read the exchange times.",
     },
     Preset {
         name: "seed-99900-classic",
         title: "Case 2: 99,900-byte replies, classic stacks",
         scenario: "seed-000-99900-classic.toml",
-        notes: "68 full segments and a 1,436-byte tail: an even count, so the receiver ACKs the last pair at once and classic Nagle lets the tail go.",
+        notes: "68 full segments: the last pair is ACKed at once, so the tail goes.",
     },
     Preset {
         name: "seed-100000-classic",
         title: "Case 2: 100,000-byte replies, classic stacks",
         scenario: "seed-000-100000-classic.toml",
-        notes: "69 full segments and an 88-byte tail: the odd segment waits for the 200 ms timer, and classic Nagle holds the tail until its ACK.",
-    },
-    Preset {
-        name: "seed-99900-classic-40ms",
-        title: "Case 2: 99,900 bytes, classic Nagle, Linux delayed ACKs",
-        scenario: "seed-000-99900-classic-40ms.toml",
-        notes: "Classic Nagle against Linux's 40 ms timer. Quick-ACK mode shifts which segment is left alone.",
-    },
-    Preset {
-        name: "seed-100000-classic-40ms",
-        title: "Case 2: 100,000 bytes, classic Nagle, Linux delayed ACKs",
-        scenario: "seed-000-100000-classic-40ms.toml",
-        notes: "The 88-byte tail now waits for a 40 ms timer, not 200 ms.",
+        notes: "69 full segments: the odd one waits for the timer, and so does the 88-byte tail.",
     },
     Preset {
         name: "seed-99900-linux",
@@ -251,25 +239,25 @@ const PRESETS: &[Preset] = &[
         name: "seed-100000-linux",
         title: "Case 2: 100,000-byte replies, Linux",
         scenario: "seed-000-100000-linux.toml",
-        notes: "Minshall's rule holds a small segment only behind an earlier small one: the 88-byte tail leaves at once.",
+        notes: "Minshall: the 88-byte tail leaves at once.",
     },
     Preset {
         name: "seed-1600-one-write",
         title: "Case 3: a 1,600-byte request in one write, Linux",
         scenario: "seed-000-1600-one-write.toml",
-        notes: "A full segment and a short tail from one write: Linux sends both at once.",
+        notes: "Linux sends the short tail at once.",
     },
     Preset {
         name: "seed-1600-one-write-classic",
         title: "Case 3: a 1,600-byte request in one write, classic Nagle",
         scenario: "seed-000-1600-one-write-classic.toml",
-        notes: "The same request from a classic stack: the tail waits for the ACK of the full segment.",
+        notes: "The tail waits for the ACK of the full segment.",
     },
     Preset {
         name: "seed-post-header-body",
         title: "Case 3: a POST as header + body at 7 ms",
         scenario: "seed-000-post-header-body.toml",
-        notes: "Header and body as two writes: the body waits behind the small header on every exchange after the first.",
+        notes: "The body waits behind the header after the first exchange.",
     },
 ];
 
