@@ -28,6 +28,11 @@ async function presetNames(w) {
   return w.locator(".tw-preset select option").evaluateAll((os) => os.map((o) => o.value).filter((v) => v));
 }
 
+/// Each exchange's mark in the transfers readout: `nagle`, `both`, ...
+function heldIn(w) {
+  return w.locator('[data-readout="transfers"] span').evaluateAll((ss) => ss.map((s) => s.className.replace("tw-held-", "")));
+}
+
 test("the default tells the story: the first exchange is quick, every later one waits for the timer", async () => {
   const { page, widget: w, problems, close } = await openWidget(env, PAGE, PLAIN);
   const r = await results(page, PLAIN);
@@ -37,9 +42,9 @@ test("the default tells the story: the first exchange is quick, every later one 
   const times = (await w.readout("transfers")).split(" · ").map((t) => parseFloat(t.split(" ")[1]));
   assert.equal(times.length, 10, `${times}`);
   assert.ok(times[0] < 35 && times.slice(1).every((t) => t >= 35), `${times}`);
-  // The bars say what held each: Nagle alone on the first (one round trip,
+  // The marks say what held each: Nagle alone on the first (one round trip,
   // for the quick ACK), Nagle and the server's timer on the others.
-  const held = await w.locator('[data-readout="exchanges"] li').evaluateAll((ls) => ls.map((l) => l.dataset.held));
+  const held = await heldIn(w);
   assert.deepEqual(held, ["nagle", ...Array(9).fill("both")]);
   // The ladder is the first chart panel.
   assert.match(await w.panelName(1), /ladder/i);
@@ -63,15 +68,15 @@ test("every preset simulates and plays", async () => {
   }
 });
 
-/// What held each exchange of preset `name`, as its bars say.
+/// What held each exchange of preset `name`, as the transfers readout marks it.
 async function heldOf(name) {
   const { widget: w, close } = await openWidget(env, `${PAGE}?request-response-1.preset=${name}`, PLAIN);
-  const held = await w.locator('[data-readout="exchanges"] li').evaluateAll((ls) => ls.map((l) => l.dataset.held));
+  const held = await heldIn(w);
   await close();
   return held;
 }
 
-test("the bars' colours follow the trace's hold reasons", async () => {
+test("the transfers' marks follow the trace's hold reasons", async () => {
   // One write on Linux: nothing holds; classic Nagle: the tail waits for
   // the timer (after a first exchange in quick-ACK mode, Nagle alone).
   assert.deepEqual(await heldOf("seed-1600-one-write"), Array(10).fill("none"));

@@ -1,16 +1,16 @@
 //! What held each exchange of a request loop: Nagle's hold on a sender, a
 //! receiver's delayed-ACK timer that ran out, both, or nothing. Read off
 //! the ladder's countdowns (the trace's `SendHeld` and `DelayedAckArmed`
-//! records), and drawn under "Details" as one bar per exchange, its length
-//! the exchange's time and its colour the reason:
+//! records), and shown in the "Transfers" readout under "Details", each
+//! exchange's time marked with its reason:
 //!
 //! ```text
-//!   1st  ▇              nagle        (held one round trip, for a quick ACK)
-//!   2nd  ▇▇▇▇▇▇▇▇▇▇▇▇   both         (held until the 40 ms timer ran out)
+//!   1st 2.02 ms · 2nd 41.98 ms · ...
+//!   nagle         both               (sky blue; blue and orange stripes)
 //! ```
 
 use crate::series::ladder::{CountdownKind, Ending, Timer};
-use crate::units::TimeUnit;
+use super::headline::transfer_time;
 use sim_core::analysis::TransferTiming;
 use yew::{Html, html};
 
@@ -26,13 +26,13 @@ pub enum Held {
 }
 
 impl Held {
-    /// The name the page's CSS and tests read (`data-held`).
-    pub fn name(self) -> &'static str {
+    /// The class the page's CSS and tests read.
+    pub fn class(self) -> &'static str {
         match self {
-            Held::Nothing => "none",
-            Held::Nagle => "nagle",
-            Held::DelayedAck => "delayed-ack",
-            Held::Both => "both",
+            Held::Nothing => "tw-held-none",
+            Held::Nagle => "tw-held-nagle",
+            Held::DelayedAck => "tw-held-delayed-ack",
+            Held::Both => "tw-held-both",
         }
     }
 }
@@ -65,17 +65,16 @@ pub fn held(transfers: &[TransferTiming], timers: &[Timer]) -> Vec<Held> {
         .collect()
 }
 
-/// One bar per exchange, as wide as its time against the slowest.
-pub fn bars(transfers: &[TransferTiming], timers: &[Timer]) -> Html {
-    let longest = transfers.iter().map(|t| t.duration().0).max().unwrap_or(0).max(1);
-    // One element each (the bar is its CSS `::before`, `--w` long): the
-    // bundle pays for every element a view builds.
-    let rows = transfers.iter().zip(held(transfers, timers)).map(|(t, h)| {
-        let d = t.duration().0;
-        let width = format!("--w:{}%", (d * 100 / longest).max(1));
-        html! { <li data-held={h.name()} style={width}>{ TimeUnit::Ms.format(d as f64, 2) }</li> }
+/// Each exchange's time ("2nd 41.98 ms"), in a span whose class says what
+/// held it (`tw-held-nagle`, ...), as the flights readout marks its flights:
+/// the page colours them, and the text reads as the plain list.
+pub fn times(transfers: &[TransferTiming], timers: &[Timer]) -> Html {
+    let held = held(transfers, timers);
+    let rows = transfers.iter().zip(held).enumerate().map(|(i, (t, h))| {
+        let sep = if i > 0 { " · " } else { "" };
+        html! { <>{ sep }<span class={h.class()}>{ transfer_time(i, t.duration().0 as f64) }</span></> }
     });
-    html! { <ol class="tw-exchanges" data-readout="exchanges">{ for rows }</ol> }
+    html! { <>{ for rows }</> }
 }
 
 #[cfg(test)]

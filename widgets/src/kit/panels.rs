@@ -57,20 +57,15 @@ pub fn readouts(m: &Model, t: f64, unit: TimeUnit) -> Html {
     };
     // Repeated transfers: each one's time (the completion runs across the gaps).
     let transfers = &m.summary.transfers;
-    let transfers = (transfers.len() > 1).then(|| {
-        let d: Vec<f64> = transfers.iter().map(|t| t.duration().0 as f64).collect();
-        super::headline::transfer_times(&d)
-    });
+    let transfers =
+        (transfers.len() > 1).then(|| super::exchanges::times(transfers, &m.ladder.timers));
     html! {
         <dl class="tw-readouts">
             <div><dt>{ "Completion time" }</dt><dd data-readout="completion">{ completion }</dd></div>
             <div><dt>{ trips_label }</dt><dd data-readout="round-trips">{ m.summary.round_trips() }</dd></div>
             <div><dt>{ "Retransmissions" }</dt><dd data-readout="retransmissions">{ m.summary.retransmissions }</dd></div>
             if let Some(times) = transfers {
-                <div class="tw-wide"><dt>{ "Transfers" }</dt><dd data-readout="transfers">{ times }</dd></div>
-                <div class="tw-wide"><dt>{ "What held each exchange (blue: Nagle, orange: delayed ACK, striped: both, grey: nothing)" }</dt><dd>
-                    { super::exchanges::bars(&m.summary.transfers, &m.ladder.timers) }
-                </dd></div>
+                <div class="tw-wide"><dt>{ "Transfers (marked: held by Nagle, by a delayed ACK, or both)" }</dt><dd data-readout="transfers">{ times }</dd></div>
             }
             <div class="tw-wide"><dt>{ flights_label }</dt><dd data-readout="flights">
                 { for flights }
