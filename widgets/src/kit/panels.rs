@@ -65,7 +65,7 @@ pub fn readouts(m: &Model, t: f64, unit: TimeUnit) -> Html {
             <div><dt>{ trips_label }</dt><dd data-readout="round-trips">{ m.summary.round_trips() }</dd></div>
             <div><dt>{ "Retransmissions" }</dt><dd data-readout="retransmissions">{ m.summary.retransmissions }</dd></div>
             if let Some(times) = transfers {
-                <div class="tw-wide"><dt>{ "Transfers (marked: held by Nagle, by a delayed ACK, or both)" }</dt><dd data-readout="transfers">{ times }</dd></div>
+                <div class="tw-wide"><dt>{ "Transfers" }</dt><dd data-readout="transfers">{ times }</dd></div>
             }
             <div class="tw-wide"><dt>{ flights_label }</dt><dd data-readout="flights">
                 { for flights }

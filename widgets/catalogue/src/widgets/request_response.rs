@@ -16,7 +16,7 @@ use sim_core::time::SimDuration;
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "request-response",
-    title: "Requests and replies: Nagle meets delayed ACK",
+    title: "Nagle meets delayed ACK",
     params: &[
         RTT.spec,
         BANDWIDTH.spec,
@@ -72,24 +72,24 @@ pub const FORM: Param<Form> = Param::new(
 )
 .default(0.0);
 
-pub const HEADER: Param<Bytes> = Param::new("header", "Header", "bytes of the request's first write")
+pub const HEADER: Param<Bytes> = Param::new("header", "Header", "the request's first write")
     .range(1.0, 64.0 * KIB)
     .default(300.0)
     .log_scale();
 
 // Linear, so that sizes show to the byte (99,900 against 100,000).
-pub const BODY: Param<Bytes> = Param::new("body", "Body", "bytes of the request after its header")
+pub const BODY: Param<Bytes> = Param::new("body", "Body", "the rest of the request")
     .range(0.0, MIB)
     .default(1000.0);
 
-pub const REPLY: Param<Bytes> = Param::new("reply", "Reply", "bytes the server writes back")
+pub const REPLY: Param<Bytes> = Param::new("reply", "Reply", "the server's answer")
     .range(1.0, MIB)
     .default(1000.0);
 
 pub const EXCHANGES: Param<Count> = Param::new(
     "exchanges",
     "Exchanges",
-    "requests on the connection, each after the last reply",
+    "requests on one connection",
 )
 .range(1.0, 50.0)
 .default(10.0);
@@ -97,7 +97,7 @@ pub const EXCHANGES: Param<Count> = Param::new(
 pub const THINK: Param<Duration> = Param::new(
     "think",
     "Think time",
-    "from reading a reply to writing the next request",
+    "from a reply to the next request",
 )
 .range(0.0, 10.0 * S);
 
@@ -213,49 +213,49 @@ impl DelayedAckChoice {
 const PRESETS: &[Preset] = &[
     Preset {
         name: "seed-300k-header-body",
-        title: "Case 1: a 300 KB value posted as header + body",
+        title: "Case 1: 300 KB posted as header + body",
         scenario: "seed-000-300k-header-body.toml",
         notes: "Seed 000 measured over 300 ms per SET. Read the exchange times.",
     },
     Preset {
         name: "seed-99900-classic",
-        title: "Case 2: 99,900-byte replies, classic stacks",
+        title: "Case 2: 99,900 B, classic stacks",
         scenario: "seed-000-99900-classic.toml",
         notes: "68 full segments: the last pair is ACKed at once, so the tail goes.",
     },
     Preset {
         name: "seed-100000-classic",
-        title: "Case 2: 100,000-byte replies, classic stacks",
+        title: "Case 2: 100,000 B, classic stacks",
         scenario: "seed-000-100000-classic.toml",
         notes: "69 full segments: the odd one waits for the timer, and so does the 88-byte tail.",
     },
     Preset {
         name: "seed-99900-linux",
-        title: "Case 2: 99,900-byte replies, Linux",
+        title: "Case 2: 99,900 B, Linux",
         scenario: "seed-000-99900-linux.toml",
         notes: "The same loop between Linux hosts.",
     },
     Preset {
         name: "seed-100000-linux",
-        title: "Case 2: 100,000-byte replies, Linux",
+        title: "Case 2: 100,000 B, Linux",
         scenario: "seed-000-100000-linux.toml",
         notes: "Minshall: the 88-byte tail leaves at once.",
     },
     Preset {
         name: "seed-1600-one-write",
-        title: "Case 3: a 1,600-byte request in one write, Linux",
+        title: "Case 3: 1,600 B in one write, Linux",
         scenario: "seed-000-1600-one-write.toml",
         notes: "Linux sends the short tail at once.",
     },
     Preset {
         name: "seed-1600-one-write-classic",
-        title: "Case 3: a 1,600-byte request in one write, classic Nagle",
+        title: "Case 3: 1,600 B in one write, classic Nagle",
         scenario: "seed-000-1600-one-write-classic.toml",
         notes: "The tail waits for the ACK of the full segment.",
     },
     Preset {
         name: "seed-post-header-body",
-        title: "Case 3: a POST as header + body at 7 ms",
+        title: "Case 3: a POST as header + body, 7 ms",
         scenario: "seed-000-post-header-body.toml",
         notes: "The body waits behind the header after the first exchange.",
     },
