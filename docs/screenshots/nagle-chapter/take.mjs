@@ -34,7 +34,7 @@ for (const theme of ["light", "navy"]) {
     await page.waitForTimeout(500);
     await top(page, W);
     await shot(page, "widget-stall");
-    await top(page, `${W} [data-readout="exchanges"]`);
+    await top(page, `${W} [data-readout="transfers"]`);
     await shot(page, "exchange-bars");
     await page.locator("#request-response-3 .tw-play:enabled").waitFor({ timeout: 60000 });
     await top(page, "#request-response-3");
@@ -44,8 +44,7 @@ for (const theme of ["light", "navy"]) {
     await page.waitForTimeout(500);
     await top(page, "#exercise-1 .tw-exercise-status");
     await shot(page, "exercise-met");
-    await top(page, ".tw-seed-table:nth-of-type(1)");
-    await page.evaluate(() => document.querySelectorAll(".tw-seed-table")[1].scrollIntoView({ block: "start" }));
+    await page.evaluate(() => { document.querySelectorAll(".tw-seed-table")[1].scrollIntoView({ block: "start" }); window.scrollBy(0, -70); });
     await shot(page, "seed-table");
     await close();
   }
