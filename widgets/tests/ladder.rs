@@ -153,7 +153,10 @@ fn a_delayed_ack_countdown_shows_the_exact_time_left_to_its_deadline() {
     // arms its 40 ms timer, which fires (nothing else to send meanwhile).
     let timer = server_delayed_ack(&l);
     let deadline = timer.deadline_ns.unwrap();
-    assert_eq!(deadline - timer.start_ns, 40_000_000);
+    // Due 40 jiffies (HZ = 1000) after the jiffy the header arrived in
+    // (tcp_send_delayed_ack: jiffies + ato), so a little under 40 ms.
+    assert_eq!(deadline, (timer.start_ns / 1_000_000 + 40) * 1_000_000);
+    assert_eq!(deadline - timer.start_ns, 39_475_744);
     assert_eq!(timer.ending, Ending::Fired);
     assert_eq!(timer.end_ns, deadline);
     // The timer's ACK leaves at the deadline.
@@ -171,8 +174,8 @@ fn a_delayed_ack_countdown_shows_the_exact_time_left_to_its_deadline() {
         .unwrap();
     assert_eq!(c.timer, timer);
     assert_eq!(c.remaining_ns, deadline as f64 - cursor);
-    assert_eq!(c.remaining_ns, 23_456_790.0);
-    assert_eq!(c.text(), "server: delayed ACK 23.5 ms");
+    assert_eq!(c.remaining_ns, 22_932_534.0);
+    assert_eq!(c.text(), "server: delayed ACK 22.9 ms");
     // Not before it is armed, nor once it fired.
     assert!(
         l.timers_at(timer.start_ns as f64 - 1.0)
@@ -187,7 +190,7 @@ fn a_delayed_ack_countdown_shows_the_exact_time_left_to_its_deadline() {
 
     let (drawn, svg) = draw_at(&l, cursor);
     assert!(
-        svg.contains("delayed ACK") && svg.contains("23.5 ms"),
+        svg.contains("delayed ACK") && svg.contains("22.9 ms"),
         "{svg}"
     );
     assert!(

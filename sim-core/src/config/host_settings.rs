@@ -324,6 +324,8 @@ impl HostSettings {
         fn set_rx_truesize(v: RxTruesize) => rx_truesize = Some(v);
         /// SYN retransmissions at a constant RTO before backoff (6.5+: 4).
         fn set_syn_linear_timeouts(n: u32) => behaviour.syn_linear_timeouts = n;
+        /// Quick replies that make a connection interactive (5.1 to 5.18: 3).
+        fn set_pingpong_thresh(n: u32) => behaviour.pingpong_thresh = n;
 
         /// One answer per 500 ms to out-of-window segments without data (4.0+).
         fn set_oow_rate_limit(on: bool) => behaviour.oow_rate_limit = on;

@@ -226,6 +226,10 @@ impl Kernel {
             // "tcp: undo init congestion window on false SYNACK timeout"
             // (5.4, in 5.4.59, not in 4.18.0-147): `tcp_try_undo_spurious_syn`.
             spurious_syn_undo: self >= Kernel::V5_5,
+            // 4a41f453bedf "tcp: change pingpong threshold to 3" (5.1),
+            // reverted by 4d8f24eeedc5 (5.19, July 2022; also in the 5.4,
+            // 5.10 and 5.15 stable series; Fedora 31's 5.5 never had it).
+            pingpong_thresh: if self == Kernel::V5_5 { 3 } else { 1 },
         }
     }
 }
@@ -304,6 +308,10 @@ pub struct Behaviour {
     /// (`tcp_try_undo_spurious_syn`); without it, two or more SYN or SYN-ACK
     /// retransmissions start the connection at cwnd 1 (`tcp_init_transfer`).
     pub spurious_syn_undo: bool,
+    /// `TCP_PINGPONG_THRESH`: how many quick replies (data sent within ato
+    /// of data received, `inet_csk_inc_pingpong_cnt`) make the connection
+    /// interactive, so that it stops quick-ACKing (`tcp_in_quickack_mode`).
+    pub pingpong_thresh: u32,
 }
 
 impl Behaviour {
@@ -335,6 +343,7 @@ impl Behaviour {
             syn_linear_timeouts: 0,
             oow_rate_limit: true,
             spurious_syn_undo: true,
+            pingpong_thresh: 1,
         }
     }
 }

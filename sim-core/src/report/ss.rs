@@ -20,16 +20,16 @@ pub fn ss_line(run: &RunResult) -> String {
     if established(run).is_none() {
         return ss_no_connection(None);
     }
-    let info = run
+    let (at, info) = run
         .trace
         .flow_summary(0)
         .filter_map(|r| match r.event {
-            TraceEvent::Sample { info, .. } => Some(info),
+            TraceEvent::Sample { info, .. } => Some((r.time.0, info)),
             _ => None,
         })
         .last()
         .unwrap_or_default();
-    ss_line_of(&run.scenario, &info)
+    ss_line_of(&run.scenario, &info, at)
 }
 
 /// When the server's socket completed its (first) handshake, if it did.
@@ -57,8 +57,14 @@ pub fn ss_no_connection(established: Option<crate::time::SimTime>) -> String {
 }
 
 /// The `ss -tin` line for the server socket of `scenario` with `info` (any
-/// sample, e.g. the one in effect at a widget's time cursor).
-pub fn ss_line_of(sc: &crate::config::Scenario, info: &crate::tcp::info::TcpInfo) -> String {
+/// sample, e.g. the one in effect at a widget's time cursor), taken at
+/// `at_ns`. As `ss` does (`tcp_show_info`), `ato:`, `lastsnd:`, `lastrcv:`,
+/// `lastack:` and `unacked:` appear only when not zero.
+pub fn ss_line_of(
+    sc: &crate::config::Scenario,
+    info: &crate::tcp::info::TcpInfo,
+    at_ns: u64,
+) -> String {
     let mss = sc.server.sender.mss as u64;
     let ws = if sc.client.receiver.window_scaling && sc.server.receiver.window_scaling {
         format!(
@@ -75,8 +81,29 @@ pub fn ss_line_of(sc: &crate::config::Scenario, info: &crate::tcp::info::TcpInfo
         0.0
     };
     let c = info.counters;
+    // Whole ms, as `tcp_get_info` converts jiffies (`jiffies_to_msecs`).
+    let ms = |v: u64| v / 1_000_000;
+    let field = |name: &str, v: u64| {
+        if v > 0 {
+            format!(" {name}:{v}")
+        } else {
+            String::new()
+        }
+    };
+    let ago = |name: &str, stamp: u64| {
+        if stamp > 0 {
+            field(name, ms(at_ns.saturating_sub(stamp)))
+        } else {
+            String::new()
+        }
+    };
+    let ato = field("ato", ms(info.ato_ns));
+    let last = ago("lastsnd", info.last_data_sent_ns)
+        + &ago("lastrcv", info.last_data_recv_ns)
+        + &ago("lastack", info.last_ack_recv_ns)
+        + &field("unacked", info.in_flight as u64);
     format!(
-        "{}{ws} rto:{:.0} rtt:{:.3}/{:.3} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps\n",
+        "{}{ws} rto:{:.0} rtt:{:.3}/{:.3}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps{last}\n",
         sc.server.sender.congestion_control.name(),
         info.rto_ns as f64 / 1e6,
         srtt as f64 / 1e6,

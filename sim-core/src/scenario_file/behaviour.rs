@@ -30,6 +30,7 @@ pub const SWITCHES: &[&str] = &[
     "tso_size",
     "check_space_on_send",
     "notsent_lowat",
+    "pingpong_thresh",
 ];
 
 /// Sets one switch.
@@ -67,6 +68,12 @@ pub(super) fn set_switch(
         "notsent_lowat" => {
             s.set_notsent_lowat(named(key, v, NotsentLowat::NAMES, NotsentLowat::from_name)?)
         }
+        "pingpong_thresh" => s.set_pingpong_thresh(
+            u32::try_from(int(key, v)?)
+                .ok()
+                .filter(|n| (1..=255).contains(n))
+                .ok_or_else(|| err(key, "must be a count from 1 to 255"))?,
+        ),
         other => {
             return Err(err(
                 key,

@@ -90,6 +90,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         tso_size,
         check_space_on_send,
         notsent_lowat,
+        pingpong_thresh,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
@@ -98,7 +99,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
          rcvbuf_lock_clamps_wscale = {}\nofo_grows_window = \"{}\"\n\
          rcvbuf_fixup = {}\nsyn_linear_timeouts = {}\noow_rate_limit = {}\n\
          spurious_syn_undo = {}\ntx_skb_head = \"{}\"\ntso_size = \"{}\"\n\
-         check_space_on_send = {}\nnotsent_lowat = \"{}\"\n",
+         check_space_on_send = {}\nnotsent_lowat = \"{}\"\npingpong_thresh = {}\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -115,6 +116,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         tso_size.name(),
         flag(check_space_on_send),
         notsent_lowat.name(),
+        pingpong_thresh,
     )
 }
 

@@ -33,7 +33,7 @@
 //! ```
 
 pub use crate::config::DelayedAck;
-use crate::time::{SimDuration, SimTime};
+use crate::time::{JIFFY_NS, SimDuration, SimTime, jiffies};
 
 /// `TCP_MAX_QUICKACKS` (include/net/tcp.h).
 pub const TCP_MAX_QUICKACKS: u32 = 16;
@@ -46,7 +46,7 @@ pub const TCP_DELACK_MAX: SimDuration = SimDuration::from_millis(200);
 /// `tcp_send_delayed_ack`'s ceiling outside ping-pong: HZ/2.
 const DELACK_MAX_BULK: SimDuration = SimDuration::from_millis(500);
 /// `TCP_PINGPONG_THRESH`: one reply within ato makes a connection interactive
-/// (it was 3 in kernels 5.1 to 6.0).
+/// (it was 3 in kernels 5.1 to 5.18: `Behaviour::pingpong_thresh`).
 pub const TCP_PINGPONG_THRESH: u32 = 1;
 /// `TCP_MSS_DEFAULT`: the most `rcv_mss` starts at (RFC 1122's 536).
 pub const TCP_MSS_DEFAULT: u32 = 536;
@@ -83,10 +83,15 @@ pub struct AckPolicy {
     always_quick: bool,
     /// A full-sized segment with PSH sets PUSHED (4720852ed9af, 6.6).
     ack_pushed_full_segment: bool,
+    /// `TCP_PINGPONG_THRESH` on this host's kernel.
+    pingpong_thresh: u32,
     quick: u32,
     pingpong: u32,
     started: bool,
     lrcvtime: SimTime,
+    /// `tp->lsndtime`: when this host last sent data (from the start, as
+    /// the handshake sets it).
+    lsndtime: SimTime,
     /// `icsk_ack.ato`: the estimated gap between arriving segments.
     ato: SimDuration,
     /// The socket's retransmission timeout and smoothed RTT, which bound ato.
@@ -110,10 +115,12 @@ impl AckPolicy {
             mode,
             always_quick,
             ack_pushed_full_segment,
+            pingpong_thresh: TCP_PINGPONG_THRESH,
             quick: 0,
             pingpong: 0,
             started: false,
             lrcvtime: SimTime::ZERO,
+            lsndtime: SimTime::ZERO,
             ato: TCP_ATO_MIN,
             rto: crate::config::TCP_TIMEOUT_INIT,
             srtt: None,
@@ -126,6 +133,12 @@ impl AckPolicy {
         }
     }
 
+    /// The kernel's `TCP_PINGPONG_THRESH` (3 on 5.1 to 5.18).
+    pub fn with_pingpong_thresh(mut self, thresh: u32) -> Self {
+        self.pingpong_thresh = thresh.max(1);
+        self
+    }
+
     /// The sender side's RTT estimate, which Linux uses to bound `ato`.
     pub fn set_rtt(&mut self, rto: SimDuration, srtt: Option<SimDuration>) {
         self.rto = rto;
@@ -135,6 +148,13 @@ impl AckPolicy {
     /// The current `ato` estimate (for tests and traces).
     pub fn ato(&self) -> SimDuration {
         self.ato
+    }
+
+    /// `tcpi_ato`, `lsndtime` and `lrcvtime` as `TCP_INFO` reports them: 0
+    /// for an estimate not yet started, or a time not yet stamped.
+    pub fn info_times(&self) -> (u64, u64, u64) {
+        let ato = if self.started { self.ato.0 } else { 0 };
+        (ato, self.lsndtime.0, self.lrcvtime.0)
     }
 
     pub fn rcv_mss(&self) -> u32 {
@@ -255,7 +275,7 @@ impl AckPolicy {
         match self.mode {
             DelayedAck::Fixed(d) => d,
             _ if self.ato > TCP_DELACK_MIN => {
-                let mut max_ato = if self.pingpong >= TCP_PINGPONG_THRESH || self.pushed {
+                let mut max_ato = if self.pingpong >= self.pingpong_thresh || self.pushed {
                     TCP_DELACK_MAX
                 } else {
                     DELACK_MAX_BULK
@@ -271,11 +291,11 @@ impl AckPolicy {
 
     /// `tcp_in_quickack_mode`.
     pub fn in_quickack_mode(&self) -> bool {
-        self.always_quick || (self.quick > 0 && self.pingpong < TCP_PINGPONG_THRESH)
+        self.always_quick || (self.quick > 0 && self.pingpong < self.pingpong_thresh)
     }
 
     fn in_pingpong_mode(&self) -> bool {
-        self.pingpong >= TCP_PINGPONG_THRESH
+        self.pingpong >= self.pingpong_thresh
     }
 
     /// `__tcp_ack_snd_check` after in-order data. `unacked` is rcv_nxt −
@@ -306,17 +326,24 @@ impl AckPolicy {
     }
 
     /// `tcp_send_delayed_ack`: arm the timer, or keep an earlier deadline.
+    /// Linux counts in jiffies: the timer is due at `jiffies + ato`, and the
+    /// timer wheel runs it on that tick, so the wait is a little less than
+    /// ato when the segment arrived between two ticks.
     fn tcp_send_delayed_ack(&mut self, now: SimTime) -> AckDecision {
         let ato = self.timeout();
+        let start = match self.mode {
+            DelayedAck::Linux => SimTime(jiffies(now) * JIFFY_NS),
+            _ => now,
+        };
         match self.deadline {
             // A timer about to fire (within ato/4) means ACK now.
-            Some(t) if self.mode == DelayedAck::Linux && t <= now + SimDuration(ato.0 / 4) => {
+            Some(t) if self.mode == DelayedAck::Linux && t <= start + SimDuration(ato.0 / 4) => {
                 AckDecision::Now
             }
             // Keep the earlier deadline.
             Some(t) => AckDecision::Delay(t),
             None => {
-                let t = now + ato;
+                let t = start + ato;
                 self.deadline = Some(t);
                 AckDecision::Delay(t)
             }
@@ -362,9 +389,21 @@ impl AckPolicy {
         self.pushed2 = false;
     }
 
-    /// We sent data: a quick reply to received data marks the connection interactive.
+    /// We sent data: a quick reply to received data marks the connection
+    /// interactive (`tcp_event_data_sent`). With a threshold of 3 (5.1 to
+    /// 5.18) only the first data sent since data arrived counts, compared in
+    /// jiffies (`before(tp->lsndtime, icsk_ack.lrcvtime)`): a request that
+    /// arrives in the tick of this host's previous send does not count, the coarseness for which
+    /// 4d8f24eeedc5 went back to 1.
     pub fn on_data_sent(&mut self, now: SimTime) {
-        if self.mode == DelayedAck::Linux && self.started && now.since(self.lrcvtime) < self.ato {
+        let first_reply =
+            self.pingpong_thresh == 1 || jiffies(self.lsndtime) < jiffies(self.lrcvtime);
+        self.lsndtime = now;
+        if self.mode == DelayedAck::Linux
+            && self.started
+            && first_reply
+            && now.since(self.lrcvtime) < self.ato
+        {
             self.pingpong = self.pingpong.saturating_add(1);
         }
     }
@@ -377,7 +416,7 @@ impl AckPolicy {
         if self.mode != DelayedAck::Linux {
             return;
         }
-        if self.pingpong >= TCP_PINGPONG_THRESH {
+        if self.pingpong >= self.pingpong_thresh {
             self.pingpong = 0;
             self.ato = TCP_ATO_MIN;
         } else {

@@ -62,6 +62,15 @@ pub struct TcpInfo {
     pub sndbuf: u64,
     pub wmem_queued: u64,
     pub notsent_bytes: u64,
+    /// `tcpi_ato`: the delayed-ACK estimate, 0 before any data arrived.
+    pub ato_ns: u64,
+    /// When this socket last sent data (`tp->lsndtime`), received data
+    /// (`icsk_ack.lrcvtime`) and received an ACK (`tp->rcv_tstamp`), in ns
+    /// since the start; 0: never. `ss` prints how long ago (`lastsnd:`,
+    /// `lastrcv:`, `lastack:`).
+    pub last_data_sent_ns: u64,
+    pub last_data_recv_ns: u64,
+    pub last_ack_recv_ns: u64,
 }
 
 impl TcpInfo {

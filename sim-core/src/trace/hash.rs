@@ -298,6 +298,8 @@ mod tests {
             sndbuf: 16,
             wmem_queued: 17,
             notsent_bytes: 18,
+            // Not hashed: read by `ss` only.
+            ..TcpInfo::default()
         };
         let client = RecvInfo {
             rcvbuf: 19,

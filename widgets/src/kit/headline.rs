@@ -140,17 +140,23 @@ pub fn goodput_bps(bytes: u64, span_ns: f64) -> f64 {
 pub fn transfer_times(durations_ns: &[f64]) -> String {
     let mut out = String::new();
     for (i, &d) in durations_ns.iter().enumerate() {
-        let n = i + 1;
-        let suffix = match (n % 10, n % 100) {
-            (1, r) if r != 11 => "st",
-            (2, r) if r != 12 => "nd",
-            (3, r) if r != 13 => "rd",
-            _ => "th",
-        };
         let sep = if i > 0 { " · " } else { "" };
-        out.push_str(&format!("{sep}{n}{suffix} {}", TimeUnit::Ms.format(d, 2)));
+        out.push_str(sep);
+        out.push_str(&transfer_time(i, d));
     }
     out
+}
+
+/// The `i`-th transfer's (from 0) time: "2nd 7.60 ms".
+pub fn transfer_time(i: usize, duration_ns: f64) -> String {
+    let n = i + 1;
+    let suffix = match (n % 10, n % 100) {
+        (1, r) if r != 11 => "st",
+        (2, r) if r != 12 => "nd",
+        (3, r) if r != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix} {}", TimeUnit::Ms.format(duration_ns, 2))
 }
 
 /// A rate in Mbit/s to three significant digits ("85.2 Mbit/s"), one unit

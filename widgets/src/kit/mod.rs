@@ -7,6 +7,7 @@
 pub mod browser;
 pub mod compare;
 pub mod detail;
+pub mod exchanges;
 pub mod headline;
 pub mod model;
 pub mod mount;

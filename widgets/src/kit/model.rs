@@ -59,7 +59,8 @@ impl Model {
         let i = self.samples.partition_point(|(t, _)| *t <= t_ns);
         match established {
             Some(e) if e as f64 <= t_ns && i > 0 => {
-                report::ss_line_of(&self.run_scenario, &self.samples[i - 1].1)
+                let (at, info) = &self.samples[i - 1];
+                report::ss_line_of(&self.run_scenario, info, *at as u64)
             }
             _ => report::ss_no_connection(established.map(sim_core::time::SimTime)),
         }

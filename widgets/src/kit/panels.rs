@@ -57,10 +57,8 @@ pub fn readouts(m: &Model, t: f64, unit: TimeUnit) -> Html {
     };
     // Repeated transfers: each one's time (the completion runs across the gaps).
     let transfers = &m.summary.transfers;
-    let transfers = (transfers.len() > 1).then(|| {
-        let d: Vec<f64> = transfers.iter().map(|t| t.duration().0 as f64).collect();
-        super::headline::transfer_times(&d)
-    });
+    let transfers =
+        (transfers.len() > 1).then(|| super::exchanges::times(transfers, &m.ladder.timers));
     html! {
         <dl class="tw-readouts">
             <div><dt>{ "Completion time" }</dt><dd data-readout="completion">{ completion }</dd></div>

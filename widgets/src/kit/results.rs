@@ -23,7 +23,7 @@ fn ssthresh(e: Option<&Option<Entry>>) -> f64 {
 
 /// The figures' names, in [`Results::values`]' order: what the page and
 /// the wasm need of [`METRICS`] (the rest stays out of the bundle).
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 18] = [
     "completion_ms",
     "rtts",
     "round_trips",
@@ -38,6 +38,10 @@ pub const NAMES: [&str; 14] = [
     "later_connections_ms",
     "all_flows_mbps",
     "max_rtt_ms",
+    "slowest_exchange_ms",
+    "slowest_later_exchange_ms",
+    "exchange_bytes",
+    "first_exchange_ms",
 ];
 
 /// Each figure's name, unit and meaning, in [`Results::values`]' order.
@@ -92,6 +96,14 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "ms",
         "the largest smoothed RTT of the server's samples",
     ),
+    (NAMES[14], "ms", "the longest exchange (transfer), request to reply read"),
+    (
+        NAMES[15],
+        "ms",
+        "the longest exchange after the first (absent with one exchange)",
+    ),
+    (NAMES[16], "B", "bytes of the last exchange's reply"),
+    (NAMES[17], "ms", "the first exchange (transfer), request to reply read"),
 ];
 
 /// One run's figures (see [`METRICS`]), NaN where the run has none (no
@@ -112,6 +124,10 @@ pub struct Results {
     pub later_connections_ms: f64,
     pub all_flows_mbps: f64,
     pub max_rtt_ms: f64,
+    pub slowest_exchange_ms: f64,
+    pub slowest_later_exchange_ms: f64,
+    pub exchange_bytes: f64,
+    pub first_exchange_ms: f64,
 }
 
 impl Results {
@@ -150,6 +166,10 @@ impl Results {
             },
             all_flows_mbps: f64::NAN,
             max_rtt_ms: f64::NAN,
+            slowest_exchange_ms: slowest_ms(&summary.transfers),
+            slowest_later_exchange_ms: slowest_ms(summary.transfers.get(1..).unwrap_or(&[])),
+            exchange_bytes: (summary.transfers.last()).map_or(f64::NAN, |t| t.bytes as f64),
+            first_exchange_ms: slowest_ms(summary.transfers.get(..1).unwrap_or(&[])),
         }
     }
 
@@ -225,7 +245,7 @@ impl Results {
     }
 
     /// The figures in [`METRICS`]' order.
-    pub fn values(&self) -> [f64; 14] {
+    pub fn values(&self) -> [f64; 18] {
         [
             self.completion_ms,
             self.rtts,
@@ -241,6 +261,10 @@ impl Results {
             self.later_connections_ms,
             self.all_flows_mbps,
             self.max_rtt_ms,
+            self.slowest_exchange_ms,
+            self.slowest_later_exchange_ms,
+            self.exchange_bytes,
+            self.first_exchange_ms,
         ]
     }
 
@@ -262,6 +286,11 @@ impl Results {
         }
         out + "}"
     }
+}
+
+/// The longest of `transfers`, in ms; NaN for none.
+fn slowest_ms(transfers: &[sim_core::analysis::TransferTiming]) -> f64 {
+    (transfers.iter().map(|t| t.duration().0).max()).map_or(f64::NAN, |ns| ns as f64 / 1e6)
 }
 
 /// `{"rtt":"7ms",...}`: each parameter's value as a link writes it (see
@@ -401,15 +430,19 @@ mod tests {
         assert!(json.starts_with("{\"completion_ms\":"), "{json}");
         assert!(json.contains(",\"round_trips\":6,"), "{json}");
         assert!(json.contains(",\"first_flight_segments\":10,"), "{json}");
-        // One connection: no cache, no later connections.
+        // One connection: no cache, no later connections; one exchange: no later exchange.
         let present = r.values().iter().filter(|v| v.is_finite()).count();
-        assert_eq!(present, METRICS.len() - 3);
+        assert_eq!(present, METRICS.len() - 4);
         assert_eq!(json.matches(':').count(), present, "{json}");
         // A run that did not complete leaves out what it has not.
         let none = Results {
             completion_ms: f64::NAN,
             rtts: f64::NAN,
             last_transfer_ms: f64::NAN,
+            slowest_exchange_ms: f64::NAN,
+            slowest_later_exchange_ms: f64::NAN,
+            exchange_bytes: f64::NAN,
+            first_exchange_ms: f64::NAN,
             ..r
         };
         assert_eq!(none.get("rtts"), None);
@@ -443,6 +476,32 @@ mod tests {
         let today = Results::of_run(&run);
         assert_eq!(today.get("cached_ssthresh"), None);
         assert!(r.later_connections_ms >= 1.5 * today.later_connections_ms);
+    }
+
+    /// The default request-response run: a quick first exchange, then nine
+    /// that wait for the server's delayed-ACK timer.
+    #[test]
+    fn the_exchange_figures_are_the_transfers_own() {
+        let spec = widget_catalogue::widget("request-response").unwrap();
+        let values = crate::params::initial(spec, &[]).values;
+        let run = sim_core::sim::run(&super::super::scenario::build(spec, &values)).unwrap();
+        let t = analysis::summarize(&run).transfers;
+        let ms: Vec<f64> = t.iter().map(|x| x.duration().0 as f64 / 1e6).collect();
+        let r = Results::of_run(&run);
+        let later = ms[1..].iter().cloned().fold(0.0, f64::max);
+        assert_eq!(r.slowest_later_exchange_ms, later);
+        assert_eq!(r.slowest_exchange_ms, later.max(ms[0]));
+        assert_eq!(r.first_exchange_ms, ms[0]);
+        assert!(ms[0] < 3.0 && later > 35.0, "{ms:?}");
+        assert_eq!(r.get("exchange_bytes"), Some(1000.0));
+        // One exchange has no later ones.
+        let mut one = values.clone();
+        let i = spec.params.iter().position(|p| p.name == "exchanges").unwrap();
+        one[i] = 1.0;
+        let run = sim_core::sim::run(&super::super::scenario::build(spec, &one)).unwrap();
+        let r = Results::of_run(&run);
+        assert_eq!(r.get("slowest_later_exchange_ms"), None);
+        assert_eq!(r.get("slowest_exchange_ms"), r.get("last_transfer_ms"));
     }
 
     #[test]

@@ -113,6 +113,7 @@ impl Chapter {
     pub fn file(self) -> Option<&'static str> {
         match self {
             Chapter::SlowStart => Some("slow-start.md"),
+            Chapter::Nagle => Some("nagle-delayed-ack.md"),
             Chapter::Metrics => Some("tcp-metrics.md"),
             Chapter::LongFat => Some("long-fat-networks.md"),
             _ => None,

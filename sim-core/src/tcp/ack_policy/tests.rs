@@ -284,3 +284,36 @@ fn the_read_acks_what_softirq_left_or_a_drained_pushed_segment() {
         "nothing due"
     );
 }
+
+#[test]
+fn with_a_threshold_of_three_the_fourth_quick_reply_turns_the_connection_interactive() {
+    // 5.1 to 5.18: tcp_event_data_sent counts the first data sent after data
+    // arrived (lsndtime before lrcvtime, in jiffies) within ato of it.
+    let mut p = linux(false).with_pingpong_thresh(3);
+    let mut ms = 1;
+    for replies in 1..=3 {
+        p.on_data_recv(t(ms), 64_256);
+        assert!(p.in_quickack_mode(), "after {} replies", replies - 1);
+        p.on_ack_sent();
+        // A second send in the same exchange does not count again.
+        p.on_data_sent(t(ms + 1));
+        p.on_data_sent(t(ms + 1));
+        ms += 2;
+    }
+    assert!(!p.in_quickack_mode());
+    // On a path shorter than a jiffy (loopback), each request arrives in
+    // the tick of the previous reply: only the first reply counts, the
+    // coarseness that sent the threshold back to 1.
+    let mut p = linux(false).with_pingpong_thresh(3);
+    let us = |n: u64| SimTime(t(ms).0 + n * 1_000);
+    for k in 0..6 {
+        p.on_data_recv(us(100 * k), 64_256);
+        p.on_data_sent(us(100 * k + 50));
+    }
+    assert!(p.in_quickack_mode());
+    // Today's threshold: one quick reply is enough.
+    let mut p = linux(false);
+    p.on_data_recv(t(1), 64_256);
+    p.on_data_sent(t(2));
+    assert!(!p.in_quickack_mode());
+}

@@ -242,6 +242,7 @@ impl Socket {
         if seg.ack < self.snd_una || seg.ack > self.snd_max.max(self.snd_nxt) {
             return;
         }
+        self.rcv_tstamp = now;
         let nothing_in_flight = self.board.is_empty();
         let window_changed = self.tcp_ack_update_window(seg);
         if nothing_in_flight {

@@ -257,6 +257,8 @@ pub struct Socket {
     /// Out-of-order data held until the hole before it is filled.
     ooo: OooQueue,
     acks: AckPolicy,
+    /// `tp->rcv_tstamp`: when the last acceptable ACK arrived.
+    rcv_tstamp: SimTime,
     app_received: u64,
     reader: Reader,
 }
@@ -336,11 +338,13 @@ impl Socket {
             rwin: ReceiveWindow::new(&cfg.receiver, &cfg.behaviour, mss, side == Side::Client),
             ack_now: false,
             ooo: OooQueue::default(),
+            rcv_tstamp: SimTime::ZERO,
             acks: AckPolicy::new(
                 cfg.receiver.delayed_ack.clone(),
                 cfg.receiver.quickack,
                 cfg.behaviour.ack_pushed_full_segment,
-            ),
+            )
+            .with_pingpong_thresh(cfg.behaviour.pingpong_thresh),
             app_received: 0,
             reader: Reader::new(cfg.receiver.read_rate),
         }
@@ -410,6 +414,7 @@ impl Socket {
 
     /// The socket's `TCP_INFO` now.
     pub fn info(&self) -> TcpInfo {
+        let (ato_ns, last_data_sent_ns, last_data_recv_ns) = self.acks.info_times();
         TcpInfo {
             counters: self.counters,
             bytes_acked: self.bytes_acked(),
@@ -431,6 +436,10 @@ impl Socket {
                 Some(_) => self.gso_unsent(),
                 None => self.write_end.saturating_sub(self.snd_nxt),
             },
+            ato_ns,
+            last_data_sent_ns,
+            last_data_recv_ns,
+            last_ack_recv_ns: self.rcv_tstamp.0,
         }
     }
 

@@ -32,7 +32,7 @@ macro_rules! widgets {
     };
 }
 
-widgets![slow_start, long_fat, connections,];
+widgets![slow_start, long_fat, connections, request_response,];
 
 #[cfg(test)]
 mod tests {

@@ -75,6 +75,25 @@ fn once_quick_acks_are_used_up_a_single_segment_waits_40ms() {
 }
 
 #[test]
+fn the_timer_runs_on_the_tick_so_a_segment_between_ticks_waits_less_than_40ms() {
+    // tcp_send_delayed_ack: timeout = jiffies + ato, and the timer wheel runs
+    // the handler on that tick. A segment at 27.6 ms arrives in jiffy 27
+    // (HZ = 1000), so its ACK leaves at 67 ms: 39.4 ms later, not 40.
+    let mut tcp = established();
+    quick_acked(&mut tcp, 16);
+    tcp.now = SimTime(27 * MS + 600_000);
+    send!(tcp, data(16));
+    recv_nothing!(tcp);
+    assert!(tcp.events().contains(&TraceEvent::DelayedAckArmed {
+        side: Side::Server,
+        deadline: SimTime(67 * MS),
+    }));
+    tcp.fire_timer();
+    assert_eq!(tcp.now, SimTime(67 * MS));
+    recv!(tcp, ack_of(17));
+}
+
+#[test]
 fn a_second_full_segment_is_acknowledged_at_once() {
     // __tcp_ack_snd_check: more than one full segment unacknowledged means an
     // ACK now (RFC 5681 4.2: at least every second full-sized segment), and
