@@ -32,7 +32,7 @@ macro_rules! widgets {
     };
 }
 
-widgets![slow_start, long_fat,];
+widgets![slow_start, long_fat, buffers,];
 
 #[cfg(test)]
 mod tests {
