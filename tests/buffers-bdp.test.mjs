@@ -92,6 +92,12 @@ test("case 6: a receiver that never reads never completes, and the sender keeps 
   assert.equal(r.retransmits, 0, "probes are not retransmissions");
 });
 
+test("case 6: a reader that pauses for 6 s holds the push back until it reads again", async () => {
+  const r = await preset("pauses");
+  assert.ok(r.completion_ms > 6010, `${r.completion_ms}`);
+  assert.ok(r.completion_ms < 6010 + 1000, `${r.completion_ms}`);
+});
+
 test("the ss panel shows the send buffer: tb stays at the doubled 16 KB", async () => {
   const { w, close } = await results(`${PLAIN}.preset=sndbuf-16k`);
   for (let i = 0; i < 8; i++) await w.step("rtt");

@@ -78,6 +78,8 @@ pub struct ReceiverConfig {
     pub quickack: bool,
     /// How fast the application reads, in bytes per second; `None`: at once.
     pub read_rate: Option<u64>,
+    /// When the application stops reading, and resumes (seed 001's case 6).
+    pub read_pause: Option<crate::tcp::reader::ReadPause>,
     /// `SO_RCVBUF` as the application asked, before the cap and the doubling
     /// that made `rcvbuf` (`sk_rcvbuf_for`); kept for reports and widgets,
     /// which show what was asked next to what the socket got.
@@ -114,6 +116,7 @@ impl Default for ReceiverConfig {
             delayed_ack: DelayedAck::Linux,
             quickack: false,
             read_rate: None,
+            read_pause: None,
             so_rcvbuf: None,
             rmem_max: super::RMEM_MAX_DEFAULT,
         }

@@ -485,6 +485,7 @@ impl HostSettings {
             delayed_ack: self.delayed_ack.clone(),
             quickack: self.tcp_quickack || self.route_quickack,
             read_rate: None,
+            read_pause: None,
             so_rcvbuf: self.so_rcvbuf,
             rmem_max: s.rmem_max,
         };

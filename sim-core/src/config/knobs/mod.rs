@@ -113,6 +113,7 @@ impl Chapter {
     pub fn file(self) -> Option<&'static str> {
         match self {
             Chapter::SlowStart => Some("slow-start.md"),
+            Chapter::Buffers => Some("buffers-bdp.md"),
             _ => None,
         }
     }

@@ -338,7 +338,7 @@ impl Socket {
                 cfg.behaviour.ack_pushed_full_segment,
             ),
             app_received: 0,
-            reader: Reader::new(cfg.receiver.read_rate),
+            reader: Reader::new(cfg.receiver.read_rate, cfg.receiver.read_pause),
         }
     }
 

@@ -11,6 +11,8 @@ use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
 use crate::values::{Bytes, Choice, Count, Duration, Param, Rate, Switch, Values};
 use sim_core::config::{HostConfig, HostSettings, Kernel, PAGE_SIZE, PathConfig, Scenario};
+use sim_core::tcp::reader::ReadPause;
+use sim_core::time::{SimDuration, SimTime};
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "buffers",
@@ -30,6 +32,8 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         WINDOW_SCALING.spec,
         READING.spec,
         READ_RATE.spec,
+        READ_STOP.spec,
+        READ_RESUME.spec,
         RETRIES2.spec,
         DIRECTION.spec,
         REQUEST.spec,
@@ -177,13 +181,15 @@ pub enum Reading {
     Limited,
     /// Never: the buffer fills and the window closes.
     Stopped,
+    /// At once, but not from `read_stop` to `read_resume`.
+    Pauses,
 }
 
 impl Choice for Reading {
-    const NAMES: &'static [&'static str] = &["at-once", "limited", "stopped"];
+    const NAMES: &'static [&'static str] = &["at-once", "limited", "stopped", "pauses"];
     fn from_index(index: usize) -> Option<Self> {
         use Reading::*;
-        [AtOnce, Limited, Stopped].get(index).copied()
+        [AtOnce, Limited, Stopped, Pauses].get(index).copied()
     }
     fn index(self) -> usize {
         self as usize
@@ -193,9 +199,27 @@ impl Choice for Reading {
 pub const READING: Param<Reading> = Param::new(
     "reading",
     "Receiver's application",
-    "at-once: reads every byte as it arrives; limited: at the read rate; stopped: never reads",
+    "at-once: reads every byte as it arrives; limited: at the read rate; stopped: never reads; pauses: stops at a time, resumes at another",
 )
 .default(0.0);
+
+pub const READ_STOP: Param<Duration> = Param::new(
+    "read_stop",
+    "Stops reading at",
+    "when it pauses: time from the start of the run",
+)
+.range(1.0 * MS, 1800.0 * S)
+.default(1.0 * S)
+.log_scale();
+
+pub const READ_RESUME: Param<Duration> = Param::new(
+    "read_resume",
+    "Reads again at",
+    "when it pauses: time from the start of the run (after the stop)",
+)
+.range(1.0 * MS, 3600.0 * S)
+.default(7.0 * S)
+.log_scale();
 
 pub const READ_RATE: Param<Rate> = Param::new(
     "read_rate",
@@ -315,6 +339,12 @@ const PRESETS: &[Preset] = &[
         notes: "The window closes; the sender probes on the persist timer, doubling up to 120 s. Answered probes keep the connection open for ever.",
     },
     Preset {
+        name: "pauses",
+        title: "Case 6: the receiver stops reading for 6 s",
+        scenario: "seed-001-receiver-pauses.toml",
+        notes: "The window closes at once; probes back off; the read at 6 s sends the window update itself and the push goes on. The source saw such a 6 s stall.",
+    },
+    Preset {
         name: "no-window-scaling",
         title: "Case 7: no window scaling, 35 ms",
         scenario: "seed-000-no-window-scaling.toml",
@@ -376,16 +406,27 @@ fn scenario(v: &Values) -> Scenario {
     };
     let data = vec![v.bytes(SIZE)];
     let read_rate = match v.choice(READING) {
-        Reading::AtOnce => None,
+        Reading::AtOnce | Reading::Pauses => None,
         Reading::Limited => Some(v.rate(READ_RATE) / 8),
         Reading::Stopped => Some(0),
     };
+    let read_pause = (v.choice(READING) == Reading::Pauses).then(|| {
+        let from = SimTime(v.duration(READ_STOP).0);
+        // A resumption before the stop would be no pause: one RTT after it.
+        let until = SimTime(v.duration(READ_RESUME).0).max(from + v.duration(RTT));
+        ReadPause {
+            from,
+            until: Some(until),
+        }
+    });
     if server_sends {
         (s.app.request, s.app.response) = (other, data);
         s.client.receiver.read_rate = read_rate;
+        s.client.receiver.read_pause = read_pause;
     } else {
         (s.app.request, s.app.response) = (data, other);
         s.server.receiver.read_rate = read_rate;
+        s.server.receiver.read_pause = read_pause;
     }
     s
 }
@@ -449,13 +490,25 @@ fn values_of(s: &Scenario) -> Values {
         }
     }
     v.set(WINDOW_SCALING, Switch::from(s.server.receiver.window_scaling));
-    let (reading, rate) = match rx.read_rate {
-        None => (Reading::AtOnce, READ_RATE.spec.default as u64),
-        Some(0) => (Reading::Stopped, READ_RATE.spec.default as u64),
-        Some(r) => (Reading::Limited, r * 8),
+    let (reading, rate) = match (rx.read_rate, rx.read_pause) {
+        (None, None) => (Reading::AtOnce, READ_RATE.spec.default as u64),
+        (None, Some(_)) => (Reading::Pauses, READ_RATE.spec.default as u64),
+        (Some(0), _) => (Reading::Stopped, READ_RATE.spec.default as u64),
+        (Some(r), _) => (Reading::Limited, r * 8),
     };
     v.set(READING, reading);
     v.set(READ_RATE, rate);
+    let default = |p: Param<Duration>| SimDuration(p.spec.default as u64);
+    let (stop, resume) = match rx.read_pause {
+        // A file's pause that never ends reads as one at its time limit.
+        Some(p) => (
+            SimDuration(p.from.0),
+            p.until.map_or(s.time_limit, |u| SimDuration(u.0)),
+        ),
+        None => (default(READ_STOP), default(READ_RESUME)),
+    };
+    v.set(READ_STOP, stop);
+    v.set(READ_RESUME, resume);
     v.set(KERNEL, s.server.kernel.unwrap_or(Kernel::Today));
     v
 }

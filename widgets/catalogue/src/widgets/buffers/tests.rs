@@ -204,3 +204,16 @@ fn an_upload_puts_the_buffers_on_the_client_and_the_server() {
     assert!(s.client.receiver.autotune);
     assert_eq!(s.app.request_bytes(), 376 * 1024);
 }
+
+/// Case 6 with a reader that comes back: the stall ends with its read, not
+/// at the time limit, in both eras.
+#[test]
+fn a_paused_reader_stalls_the_push_until_it_reads_again() {
+    let v = preset("pauses");
+    assert_eq!(v.choice(READING), Reading::Pauses);
+    for kernel in [Kernel::V3_10, Kernel::Today] {
+        let r = run(&on(v.clone(), kernel));
+        let done = summarize(&r).completion.expect("completes");
+        assert!(done.0 > v.duration(READ_RESUME).0, "{kernel:?}");
+    }
+}
