@@ -24,6 +24,7 @@ for (const theme of ["light", "navy"]) {
     await shot(page, "compare");
     await top(page, ".tw-seed-table");
     await shot(page, "seed-table");
+    await top(page, "#buffers-9");
     await page.locator("#buffers-9[data-results]").waitFor({ state: "attached", timeout: 120000 });
     await page.locator("#buffers-9 .tw-scrubber").fill("1000");
     await page.waitForTimeout(800);

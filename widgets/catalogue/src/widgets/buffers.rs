@@ -95,14 +95,14 @@ impl Choice for BufMode {
 pub const SNDBUF_MODE: Param<BufMode> = Param::new(
     "sndbuf",
     "Sender's SO_SNDBUF",
-    "auto: not set, the kernel autotunes up to tcp_wmem[2]; set: the application calls setsockopt(SO_SNDBUF), which turns autotuning off",
+    "auto: autotuned up to tcp_wmem[2]; set: setsockopt(SO_SNDBUF), autotuning off",
 )
 .default(1.0);
 
 pub const SO_SNDBUF: Param<Bytes> = Param::new(
     "so_sndbuf",
     "SO_SNDBUF asked",
-    "bytes the sender asks for; the kernel caps it at net.core.wmem_max and doubles it",
+    "capped at net.core.wmem_max, then doubled",
 )
 .range(4.0 * KIB, 64.0 * MIB)
 .default(16e3)
@@ -131,14 +131,14 @@ pub const TCP_WMEM: Param<Bytes> = Param::new(
 pub const RCVBUF_MODE: Param<BufMode> = Param::new(
     "rcvbuf",
     "Receiver's SO_RCVBUF",
-    "auto: the kernel autotunes up to tcp_rmem[2]; set: setsockopt(SO_RCVBUF), autotuning off",
+    "auto: autotuned up to tcp_rmem[2]; set: setsockopt(SO_RCVBUF), autotuning off",
 )
 .default(0.0);
 
 pub const SO_RCVBUF: Param<Bytes> = Param::new(
     "so_rcvbuf",
     "SO_RCVBUF asked",
-    "bytes the receiver asks for; capped at net.core.rmem_max and doubled",
+    "capped at net.core.rmem_max, then doubled",
 )
 .range(4.0 * KIB, 64.0 * MIB)
 .default(8.0 * KIB)
@@ -167,7 +167,7 @@ pub const TCP_RMEM: Param<Bytes> = Param::new(
 pub const WINDOW_SCALING: Param<Switch> = Param::new(
     "window_scaling",
     "Window scaling",
-    "net.ipv4.tcp_window_scaling on the server; off (or a middlebox stripping the option) caps every window at 65535 B",
+    "net.ipv4.tcp_window_scaling on the server; off caps every window at 65535 B",
 )
 .default(1.0)
 .knob("net.ipv4.tcp_window_scaling");
@@ -199,7 +199,7 @@ impl Choice for Reading {
 pub const READING: Param<Reading> = Param::new(
     "reading",
     "Receiver's application",
-    "at-once: reads every byte as it arrives; limited: at the read rate; stopped: never reads; pauses: stops at a time, resumes at another",
+    "limited: at the read rate; stopped: never reads; pauses: from one time to another",
 )
 .default(0.0);
 
@@ -261,14 +261,14 @@ impl Choice for Direction {
 pub const DIRECTION: Param<Direction> = Param::new(
     "direction",
     "Direction",
-    "download: the server sends; upload: the client sends (sender and receiver settings follow the data)",
+    "download: the server sends; upload: the client does",
 )
 .default(0.0);
 
 pub const REQUEST: Param<Bytes> = Param::new(
     "request",
     "Message the other way",
-    "download: the request before the data; upload: the reply after it; 0: none",
+    "download: the request; upload: the reply; 0: none",
 )
 .range(0.0, 16.0 * KIB)
 .default(200.0);
@@ -294,61 +294,61 @@ const PRESETS: &[Preset] = &[
         name: "sndbuf-16k",
         title: "Case 4: 22 MB, SO_SNDBUF 16 KB (2.6.32)",
         scenario: "seed-000-so-sndbuf-16k.toml",
-        notes: "The server asked for 16 KB: the socket holds 32 KB, autotuning off. Read the platforms in the time-sequence graph: one buffer per RTT. The source measured about 25 s.",
+        notes: "16 KB asked, 32 KB held, no autotuning: one buffer per RTT. Source: about 25 s.",
     },
     Preset {
         name: "sndbuf-16k-today",
         title: "Case 4 on today's kernel",
         scenario: "seed-000-so-sndbuf-16k-today.toml",
-        notes: "The same request on 6.18: GSO skbs are charged to the buffer one at a time, so more than the buffer is queued. Faster, still far from the line.",
+        notes: "6.18 checks the buffer per 64 KB skb and queues past it: faster, still slow.",
     },
     Preset {
         name: "sndbuf-auto",
         title: "Case 4 without SO_SNDBUF (autotuning)",
         scenario: "seed-000-sndbuf-autotune.toml",
-        notes: "No setsockopt: tcp_sndbuf_expand grows the buffer with cwnd up to tcp_wmem[2]. The source's scp and HTTP took about 2 s.",
+        notes: "Autotuned past the BDP. Source (scp, HTTP): about 2 s.",
     },
     Preset {
         name: "sndbuf-256k-capped",
         title: "Case 4: SO_SNDBUF 256 KB, wmem_max 128 KB",
         scenario: "seed-000-so-sndbuf-256k-capped.toml",
-        notes: "256 KB asked, net.core.wmem_max caps it at 131071 before doubling. The source measured about 4 s.",
+        notes: "Capped at 131071, then doubled. Source: about 4 s.",
     },
     Preset {
         name: "sndbuf-256k",
         title: "Case 4: SO_SNDBUF 256 KB, wmem_max raised",
         scenario: "seed-000-so-sndbuf-256k.toml",
-        notes: "The doubled buffer now exceeds the 250 KB BDP. The source measured about 2 s of transfer.",
+        notes: "512 KB held, over the BDP. Source: about 2 s.",
     },
     Preset {
         name: "rcvbuf-8k-40ms",
         title: "Case 5: 376 KiB upload, SO_RCVBUF 8 KB, 40 ms",
         scenario: "seed-001-so-rcvbuf-8k-40ms.toml",
-        notes: "The server's 8 KB SO_RCVBUF leaves a window of a few segments per 40 ms. The source measured 5.5 s (its server also read slowly).",
+        notes: "A few segments per 40 ms. Source: 5.5 s, with a slow reader.",
     },
     Preset {
         name: "rcvbuf-8k-0.1ms",
         title: "Case 5 at 0.1 ms",
         scenario: "seed-001-so-rcvbuf-8k-0.1ms.toml",
-        notes: "The same small window, but the RTT is 400 times shorter. The source measured about 0.01 s.",
+        notes: "The same window, 400 times sooner. Source: about 0.01 s.",
     },
     Preset {
         name: "stops-reading",
         title: "Case 6: the receiver never reads",
         scenario: "seed-001-receiver-stops-reading.toml",
-        notes: "The window closes; the sender probes on the persist timer, doubling up to 120 s. Answered probes keep the connection open for ever.",
+        notes: "Zero window; probes back off to 120 s; answered, they keep it open.",
     },
     Preset {
         name: "pauses",
         title: "Case 6: the receiver stops reading for 6 s",
         scenario: "seed-001-receiver-pauses.toml",
-        notes: "The window closes at once; probes back off; the read at 6 s sends the window update itself and the push goes on. The source saw such a 6 s stall.",
+        notes: "The read at 6 s sends the window update itself. Source: a 6 s stall.",
     },
     Preset {
         name: "no-window-scaling",
         title: "Case 7: no window scaling, 35 ms",
         scenario: "seed-000-no-window-scaling.toml",
-        notes: "A synproxy stripped window scaling: 65535 B per 35 ms, about 1.8 MB/s on a 1 Gbit/s line.",
+        notes: "65535 B per 35 ms: about 1.8 MB/s on 1 Gbit/s.",
     },
 ];
 
