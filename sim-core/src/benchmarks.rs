@@ -61,8 +61,9 @@ const SEED_003_BUFFER_DEFAULT: u64 = 87_380;
 
 /// Autotuning ceilings set as `net.ipv4.tcp_wmem = "4096 87380 <wmem_max>"` on
 /// the sending host and `net.ipv4.tcp_rmem = "4096 87380 <rmem_max>"` on the
-/// receiving one (net.core.rmem_max left at its default, as it only caps
-/// `SO_RCVBUF`); `finish()` then derives the window scale and SYN window that
+/// receiving one, with `net.core.wmem_max`/`rmem_max` raised alike as seed
+/// 003's author did (they cap only `SO_*BUF`, and widen the window scale no
+/// further than `tcp_rmem[2]`); `finish()` then derives the window scale and SYN window that
 /// receive buffer implies, exactly as a scenario file with those sysctls is read.
 ///
 /// The long-fat widget's hosts (BBR paced by fq, as seed 003 ran it):
@@ -94,6 +95,10 @@ pub fn raise_ceilings(
 ) {
     sender.set_tcp_wmem([PAGE_SIZE, SEED_003_BUFFER_DEFAULT, wmem_max]);
     receiver.set_tcp_rmem([PAGE_SIZE, SEED_003_BUFFER_DEFAULT, rmem_max]);
+    // The source raised net.core.*mem_max with them. Without SO_*BUF they
+    // cap nothing, but the hosts keep them (and reports show them).
+    sender.set_wmem_max(wmem_max);
+    receiver.set_rmem_max(rmem_max);
 }
 
 /// The benchmark scenarios by the letter the benchmark report uses.
@@ -144,7 +149,8 @@ response = "10GiB"
     }
 
     /// Other ceilings (the long-fat widget's buffer sliders) read as the same
-    /// sysctls would: a 64 MiB tcp_rmem[2] needs window scale 11.
+    /// sysctls (with the `net.core` caps raised alike) would: a 64 MiB
+    /// tcp_rmem[2] needs window scale 11.
     #[test]
     fn other_ceilings_match_the_sysctls() {
         let text = r#"
@@ -153,8 +159,10 @@ format = 1
 rate = "1Gbit"
 rtt = "210ms"
 [server.sysctl]
+"net.core.wmem_max" = 50000000
 "net.ipv4.tcp_wmem" = "4096 87380 50000000"
 [client.sysctl]
+"net.core.rmem_max" = 67108864
 "net.ipv4.tcp_rmem" = "4096 87380 67108864"
 [app]
 type = "request-response"

@@ -78,6 +78,14 @@ pub struct ReceiverConfig {
     pub quickack: bool,
     /// How fast the application reads, in bytes per second; `None`: at once.
     pub read_rate: Option<u64>,
+    /// When the application stops reading, and resumes (seed 001's case 6).
+    pub read_pause: Option<crate::tcp::reader::ReadPause>,
+    /// `SO_RCVBUF` as the application asked, before the cap and the doubling
+    /// that made `rcvbuf` (`sk_rcvbuf_for`); kept for reports and widgets,
+    /// which show what was asked next to what the socket got.
+    pub so_rcvbuf: Option<u64>,
+    /// `net.core.rmem_max`: the cap that request met.
+    pub rmem_max: u64,
 }
 
 impl ReceiverConfig {
@@ -108,6 +116,9 @@ impl Default for ReceiverConfig {
             delayed_ack: DelayedAck::Linux,
             quickack: false,
             read_rate: None,
+            read_pause: None,
+            so_rcvbuf: None,
+            rmem_max: super::RMEM_MAX_DEFAULT,
         }
     }
 }
@@ -149,6 +160,11 @@ pub struct SenderConfig {
     /// `tcp_notsent_lowat(tp)`: `TCP_NOTSENT_LOWAT` if set, else
     /// `net.ipv4.tcp_notsent_lowat` (UINT_MAX: no limit).
     pub notsent_lowat: u32,
+    /// `SO_SNDBUF` as the application asked, before the cap and the doubling
+    /// that made `sndbuf` (`sk_sndbuf_for`); kept for reports and widgets.
+    pub so_sndbuf: Option<u64>,
+    /// `net.core.wmem_max`: the cap that request met.
+    pub wmem_max: u64,
 }
 
 impl Default for SenderConfig {
@@ -169,6 +185,8 @@ impl Default for SenderConfig {
             sack: true,
             fq: false,
             notsent_lowat: u32::MAX,
+            so_sndbuf: None,
+            wmem_max: super::WMEM_MAX_DEFAULT,
         }
     }
 }

@@ -439,6 +439,8 @@ impl HostSettings {
             sack: s.tcp_sack,
             fq: s.default_qdisc.paces(),
             notsent_lowat: self.notsent_lowat(),
+            so_sndbuf: self.so_sndbuf,
+            wmem_max: s.wmem_max,
         }
     }
 
@@ -485,6 +487,9 @@ impl HostSettings {
             delayed_ack: self.delayed_ack.clone(),
             quickack: self.tcp_quickack || self.route_quickack,
             read_rate: None,
+            read_pause: None,
+            so_rcvbuf: self.so_rcvbuf,
+            rmem_max: s.rmem_max,
         };
         // What an active open's SYN offers (advmss = MSS + timestamps).
         let first = tcp_select_initial_window(&receiver, &self.behaviour, self.mss as u64 + 12);

@@ -4,15 +4,17 @@
 use crate::sim::RunResult;
 use crate::trace::TraceEvent;
 
-/// An `ss -tin`-style line for the server's socket at the end of the run:
+/// An `ss -tmin`-style line for the server's socket at the end of the run:
 /// congestion control, window scales, RTO, RTT, MSS, cwnd, ssthresh, bytes and
 /// segments, and the send rate cwnd allows (`send` = cwnd × MSS × 8 / srtt).
 ///
-/// No `skmem:(...)` block (`ss -m`): of its fields the model knows `w`
-/// (`sk_wmem_queued`) and `tb` (`sk_sndbuf`), which the samples carry (CSV
-/// `wmem_queued`, `sndbuf`), but not `t` (bytes in the qdisc and NIC), `f`
-/// (forward allocation), `r` (receive truesize) and the rest; printing them
-/// as 0 would differ from what a reader's own `ss -tm` shows.
+/// Of the `skmem:(...)` block (`ss -m`, from `sk_get_meminfo`) it prints
+/// only the fields the model knows, `tb` (`sk_sndbuf`) and `w`
+/// (`sk_wmem_queued`), which the samples carry; not `t` (bytes in the qdisc
+/// and NIC), `f` (forward allocation), `r`/`rb` and the rest, which printed
+/// as 0 would differ from what a reader's own `ss -tm` shows. `snd_wnd:`
+/// (`tcpi_snd_wnd`) and `notsent:` (`tcpi_notsent_bytes`, when not 0) are
+/// as `ss -i` prints them.
 ///
 /// It reads the run's last `TCP_INFO` sample (taken at the end of every run),
 /// not the packet records, so it stays exact past the trace's packet budget.
@@ -102,8 +104,14 @@ pub fn ss_line_of(
         + &ago("lastrcv", info.last_data_recv_ns)
         + &ago("lastack", info.last_ack_recv_ns)
         + &field("unacked", info.in_flight as u64);
+    let notsent = match info.notsent_bytes {
+        0 => String::new(),
+        n => format!(" notsent:{n}"),
+    };
     format!(
-        "{}{ws} rto:{:.0} rtt:{:.3}/{:.3}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps{last}\n",
+        "skmem:(tb{},w{}) {}{ws} rto:{:.0} rtt:{:.3}/{:.3}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps{last} snd_wnd:{}{notsent}\n",
+        info.sndbuf,
+        info.wmem_queued,
         sc.server.sender.congestion_control.name(),
         info.rto_ns as f64 / 1e6,
         srtt as f64 / 1e6,
@@ -117,6 +125,7 @@ pub fn ss_line_of(
         c.segs_out,
         c.segs_in,
         c.data_segs_out,
+        info.snd_wnd,
     )
 }
 
@@ -128,4 +137,27 @@ pub fn tcp_metrics_show(run: &RunResult) -> String {
         .last()
         .map_or(crate::time::SimTime::ZERO, |r| r.time);
     run.tcp_metrics.show("client", end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ss_line_of;
+    use crate::config::Scenario;
+    use crate::tcp::info::TcpInfo;
+
+    #[test]
+    fn the_line_shows_the_send_buffer_and_the_peers_window() {
+        let info = TcpInfo {
+            sndbuf: 32_000,
+            wmem_queued: 30_008,
+            snd_wnd: 65_535,
+            notsent_bytes: 1_448,
+            ..TcpInfo::default()
+        };
+        let line = ss_line_of(&Scenario::default(), &info);
+        assert!(line.starts_with("skmem:(tb32000,w30008) cubic "), "{line}");
+        assert!(line.ends_with(" snd_wnd:65535 notsent:1448\n"), "{line}");
+        let quiet = TcpInfo { notsent_bytes: 0, ..info };
+        assert!(!ss_line_of(&Scenario::default(), &quiet).contains("notsent"));
+    }
 }

@@ -23,6 +23,10 @@ impl AppSection {
             new_connection,
             client_read_rate,
             server_read_rate,
+            client_read_stop,
+            client_read_resume,
+            server_read_stop,
+            server_read_resume,
             client_write_buffer,
             client_write_cost,
             server_write_buffer,
@@ -30,13 +34,20 @@ impl AppSection {
             tcp_metrics_flush_before,
         } = self;
         let rates = [
-            (client_read_rate, "app.client_read_rate", client),
-            (server_read_rate, "app.server_read_rate", server),
+            (client_read_rate, "app.client_read_rate", &mut *client),
+            (server_read_rate, "app.server_read_rate", &mut *server),
         ];
         for (rate, key, host) in rates {
             if let Some(r) = rate {
                 host.receiver.read_rate = Some(parse_bytes(r).map_err(|e| err(key, e.0))?);
             }
+        }
+        let pauses = [
+            (client_read_stop, client_read_resume, "app.client_read", &mut *client),
+            (server_read_stop, server_read_resume, "app.server_read", &mut *server),
+        ];
+        for (stop, resume, key, host) in pauses {
+            host.receiver.read_pause = read_pause(stop.as_deref(), resume.as_deref(), key)?;
         }
         Ok(RequestResponse {
             request: match request {
@@ -106,4 +117,31 @@ fn chunked_writes(
             },
         })),
     }
+}
+
+/// `*_read_stop` and `*_read_resume`: times from the start of the run; a
+/// resumption needs a stop, and comes after it.
+fn read_pause(
+    stop: Option<&str>,
+    resume: Option<&str>,
+    key: &str,
+) -> Result<Option<crate::tcp::reader::ReadPause>, FileError> {
+    use crate::time::SimTime;
+    let at = |text: &str, suffix: &str| {
+        parse_duration(text)
+            .map(|d| SimTime(d.0))
+            .map_err(|e| err(format!("{key}_{suffix}"), e.0))
+    };
+    let Some(stop) = stop else {
+        return match resume {
+            Some(_) => Err(err(format!("{key}_resume"), "needs a read_stop before it")),
+            None => Ok(None),
+        };
+    };
+    let from = at(stop, "stop")?;
+    let until = resume.map(|r| at(r, "resume")).transpose()?;
+    if until.is_some_and(|u| u <= from) {
+        return Err(err(format!("{key}_resume"), "must come after read_stop"));
+    }
+    Ok(Some(crate::tcp::reader::ReadPause { from, until }))
 }

@@ -232,6 +232,19 @@ pub enum AppSection {
         /// The same for the server's application.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         server_read_rate: Option<String>,
+        /// When the client's application stops reading (e.g. "2s" after the
+        /// start): a garbage collection, a thread busy elsewhere. Default: never.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_read_stop: Option<String>,
+        /// When it reads again (needs `client_read_stop`). Default: never.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_read_resume: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_read_stop: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_read_resume: Option<String>,
         /// An RPC framework's transfer buffer on the client (seed 002's
         /// `transbuf`), e.g. "1KiB": each write reaches the socket as `write()`
         /// calls of at most this size. Default: whole.

@@ -114,6 +114,7 @@ impl Chapter {
         match self {
             Chapter::SlowStart => Some("slow-start.md"),
             Chapter::Nagle => Some("nagle-delayed-ack.md"),
+            Chapter::Buffers => Some("buffers-bdp.md"),
             Chapter::Metrics => Some("tcp-metrics.md"),
             Chapter::LongFat => Some("long-fat-networks.md"),
             _ => None,

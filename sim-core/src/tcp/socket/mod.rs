@@ -346,7 +346,7 @@ impl Socket {
             )
             .with_pingpong_thresh(cfg.behaviour.pingpong_thresh),
             app_received: 0,
-            reader: Reader::new(cfg.receiver.read_rate),
+            reader: Reader::new(cfg.receiver.read_rate, cfg.receiver.read_pause),
         }
     }
 

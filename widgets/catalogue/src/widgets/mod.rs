@@ -32,7 +32,7 @@ macro_rules! widgets {
     };
 }
 
-widgets![slow_start, long_fat, connections, request_response,];
+widgets![slow_start, long_fat, connections, request_response, buffers,];
 
 #[cfg(test)]
 mod tests {
