@@ -22,6 +22,7 @@ pub mod benchmarks;
 pub mod cc;
 pub mod config;
 pub mod decimal;
+pub mod decimal_text;
 pub mod event_queue;
 pub mod link;
 pub mod report;

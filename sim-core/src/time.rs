@@ -112,12 +112,20 @@ impl Sub for SimTime {
 
 impl fmt::Display for SimTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.3} ms", self.as_millis_f64())
+        write!(
+            f,
+            "{} ms",
+            crate::decimal_text::fixed(self.as_millis_f64(), 3)
+        )
     }
 }
 
 impl fmt::Display for SimDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.3} ms", self.as_millis_f64())
+        write!(
+            f,
+            "{} ms",
+            crate::decimal_text::fixed(self.as_millis_f64(), 3)
+        )
     }
 }

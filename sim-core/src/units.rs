@@ -151,13 +151,33 @@ fn trim_float(value: f64, unit: &str) -> String {
     } else {
         2
     };
-    let s = format!("{value:.digits$}");
+    let s = crate::decimal_text::fixed(value, digits);
     let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.')
     } else {
         &s
     };
     format!("{s} {unit}")
+}
+
+/// `f64::clamp` without its check: `clamp` asserts `lo <= hi` with a message
+/// that formats both bounds, and that one `{:?}` brings the standard float
+/// formatter into the widgets' wasm (see `decimal_text`). Where `lo <= hi`
+/// it gives what `clamp` gives, NaN included.
+pub trait Within {
+    fn within(self, lo: f64, hi: f64) -> f64;
+}
+
+impl Within for f64 {
+    fn within(self, lo: f64, hi: f64) -> f64 {
+        if self < lo {
+            lo
+        } else if self > hi {
+            hi
+        } else {
+            self
+        }
+    }
 }
 
 #[cfg(test)]

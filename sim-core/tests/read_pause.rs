@@ -31,11 +31,17 @@ fn the_window_closes_during_the_pause_and_reopens_after_it_in_both_eras() {
         let r = run_on(kernel);
         let client = sent_by(&r, Side::Client);
         // A zero window while the application is away, and none before it left.
-        let shut = client.iter().find(|(_, s, _)| s.wnd == 0 && !s.flags.syn).expect("a zero window").0;
+        let shut = client
+            .iter()
+            .find(|(_, s, _)| s.wnd == 0 && !s.flags.syn)
+            .expect("a zero window")
+            .0;
         assert!(shut > STOP && shut < RESUME, "{kernel:?}: shut at {shut:?}");
         // Nothing reopens it while the application is away.
         assert!(
-            client.iter().all(|(t, s, _)| *t <= shut || *t >= RESUME || s.wnd == 0),
+            client
+                .iter()
+                .all(|(t, s, _)| *t <= shut || *t >= RESUME || s.wnd == 0),
             "{kernel:?}"
         );
         // The sender probed the closed window, with backoff.
@@ -43,9 +49,16 @@ fn the_window_closes_during_the_pause_and_reopens_after_it_in_both_eras() {
         assert!(probes.len() >= 4, "{kernel:?}: {probes:?} shut {shut:?}");
         assert!(probes.iter().all(|t| *t > STOP), "{kernel:?}");
         // After the read the window opens, no later than the probe after it.
-        let open = client.iter().find(|(t, s, _)| *t >= RESUME && s.wnd > 0).expect("reopened").0;
+        let open = client
+            .iter()
+            .find(|(t, s, _)| *t >= RESUME && s.wnd > 0)
+            .expect("reopened")
+            .0;
         let next_probe = probes.iter().find(|t| **t >= RESUME).copied();
-        assert!(next_probe.is_none_or(|p| open <= p + SimDuration::from_millis(7)), "{kernel:?}");
+        assert!(
+            next_probe.is_none_or(|p| open <= p + SimDuration::from_millis(7)),
+            "{kernel:?}"
+        );
         // And the transfer completes after it.
         let done = summarize(&r).completion.expect("completes");
         assert!(done > RESUME, "{kernel:?}");

@@ -6,6 +6,7 @@
 
 use plotters::style::RGBColor;
 use sim_core::decimal::parse_f64;
+use sim_core::units::Within;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Palette {
@@ -118,19 +119,19 @@ pub fn parse_css_color(text: &str) -> Option<RGBColor> {
         .split([',', ' ', '/'])
         .filter(|s| !s.is_empty())
         .take(3)
-        .map(|s| parse_f64(s.trim()).map(|f| f.clamp(0.0, 255.0) as u8))
+        .map(|s| parse_f64(s.trim()).map(|f| f.within(0.0, 255.0) as u8))
         .collect::<Option<_>>()?;
     (parts.len() == 3).then(|| RGBColor(parts[0], parts[1], parts[2]))
 }
 
 /// CSS Color 4's HSL → sRGB conversion.
 fn hsl_to_rgb(h: f64, s: f64, l: f64) -> RGBColor {
-    let (s, l) = (s.clamp(0.0, 1.0), l.clamp(0.0, 1.0));
+    let (s, l) = (s.within(0.0, 1.0), l.within(0.0, 1.0));
     let h = h.rem_euclid(360.0);
     let f = |n: f64| {
         let k = (n + h / 30.0) % 12.0;
         let a = s * l.min(1.0 - l);
-        let v = l - a * (k - 3.0).min(9.0 - k).clamp(-1.0, 1.0);
+        let v = l - a * (k - 3.0).min(9.0 - k).within(-1.0, 1.0);
         (v * 255.0).round() as u8
     };
     RGBColor(f(0.0), f(8.0), f(4.0))

@@ -3,6 +3,7 @@
 //! invalid is skipped with a note the widget shows; nothing from the page is
 //! ever inserted as HTML.
 
+use sim_core::units::Within;
 use widget_catalogue::WidgetSpec;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -68,7 +69,7 @@ pub fn preset_values(spec: &WidgetSpec, name: &str) -> Option<Vec<f64>> {
     // A test keeps every preset inside its sliders' ranges; clamping here
     // only guards against a file edited past them.
     let clamped = spec.params.iter().zip(values);
-    Some(clamped.map(|(p, &v)| v.clamp(p.min, p.max)).collect())
+    Some(clamped.map(|(p, &v)| v.within(p.min, p.max)).collect())
 }
 
 /// Builds the starting state from `key=value` pairs (order: preset first, then the rest).

@@ -3,6 +3,7 @@
 //! clamped to the parameter's range; a typed value outside it is replaced by
 //! the nearest allowed one with a note saying so.
 
+use crate::units::shortest;
 use sim_core::decimal::parse_f64;
 use widget_catalogue::{Kind, ParamSpec};
 use yew::prelude::*;
@@ -126,8 +127,8 @@ pub fn slider(props: &SliderProps) -> Html {
                 <output class="tw-slider-value" for={props.id.clone()} data-param={spec.name}>{ shown.clone() }</output>
             </label>
             <div class="tw-slider-row">
-                <input type="range" id={props.id.clone()} min={min.to_string()} max={max.to_string()} step="1"
-                    value={value.to_string()}
+                <input type="range" id={props.id.clone()} min={shortest(min)} max={shortest(max)} step="1"
+                    value={shortest(value)}
                     aria-valuetext={shown}
                     aria-description={format!("{}{}", spec.help, scale)}
                     {oninput} />

@@ -1,6 +1,7 @@
 //! Reading the page: mdBook's theme colours and the device-pixel ratio.
 
 use crate::palette::{Palette, parse_css_color};
+use sim_core::units::Within;
 
 /// The palette of the theme in effect for `el` (re-read at every draw, so a
 /// theme switch shows at once). Ink and paper come from the element's computed
@@ -33,5 +34,5 @@ pub fn palette(el: &web_sys::Element) -> Palette {
 pub fn device_pixel_ratio() -> f64 {
     web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
-        .clamp(1.0, 4.0)
+        .within(1.0, 4.0)
 }

@@ -4,6 +4,11 @@
 //! once from the largest of them, so "8999.802 ms / 30.00 s" or "85.2 KiB
 //! / 85 KiB" cannot happen.
 
+/// Every float the widgets print goes through these (not `{:.N}` or `{}`),
+/// so the standard float formatter stays out of the wasm
+/// (`sim_core::decimal_text`).
+pub use sim_core::decimal_text::{fixed, shortest};
+
 /// The time unit of a whole widget, chosen from the span of its runs: ms
 /// below 10 s, s from there (a 30 s run reads "t = 9.000 s / 30.000 s").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,8 +30,8 @@ impl TimeUnit {
     /// `ns` in this unit with `decimals` decimals: "9.000 s", "49.70 ms".
     pub fn format(self, ns: f64, decimals: usize) -> String {
         match self {
-            TimeUnit::Ms => format!("{:.decimals$} ms", ns / 1e6),
-            TimeUnit::S => format!("{:.decimals$} s", ns / 1e9),
+            TimeUnit::Ms => format!("{} ms", fixed(ns / 1e6, decimals)),
+            TimeUnit::S => format!("{} s", fixed(ns / 1e9, decimals)),
         }
     }
 }
@@ -54,10 +59,7 @@ pub fn bytes_alike<const N: usize>(values: [u64; N]) -> ([String; N], &'static s
     } else {
         2
     };
-    (
-        values.map(|v| format!("{:.decimals$}", v as f64 / div)),
-        unit,
-    )
+    (values.map(|v| fixed(v as f64 / div, decimals)), unit)
 }
 
 #[cfg(test)]

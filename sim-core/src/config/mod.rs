@@ -210,7 +210,10 @@ impl Scenario {
         if !(0.0..=0.5).contains(&self.path.loss) {
             return Err(ConfigError {
                 key: "path.loss".into(),
-                message: format!("{} is outside the allowed range 0 to 0.5", self.path.loss),
+                message: format!(
+                    "{} is outside the allowed range 0 to 0.5",
+                    crate::decimal_text::shortest(self.path.loss)
+                ),
             });
         }
         check("path.queue", self.path.queue_bytes, 0, 1 << 32, " B")?;

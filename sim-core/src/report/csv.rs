@@ -142,13 +142,13 @@ pub fn csv_series(run: &RunResult) -> String {
     for r in run.trace.flow_records(0) {
         if v.apply(&r.event) {
             let st = v.ssthresh.map_or(String::new(), |s| s.to_string());
-            let rtt = v
-                .srtt_ns
-                .map_or(String::new(), |ns| format!("{:.3}", ns as f64 / 1e6));
+            let rtt = v.srtt_ns.map_or(String::new(), |ns| {
+                crate::decimal_text::fixed(ns as f64 / 1e6, 3)
+            });
             let _ = writeln!(
                 out,
-                "{:.6},{},{st},{},{},{rtt},{},{}",
-                r.time.as_millis_f64(),
+                "{},{},{st},{},{},{rtt},{},{}",
+                crate::decimal_text::fixed(r.time.as_millis_f64(), 6),
                 v.cwnd,
                 v.high.saturating_sub(v.una),
                 v.rwnd,
@@ -188,14 +188,14 @@ pub fn csv_samples_of<'a>(records: impl IntoIterator<Item = &'a TraceRecord>) ->
         };
         let _ = writeln!(
             out,
-            "{:.3},{},{delivered},{},{},{},{:.3},{:.0},{},{},{},{},{},{},{},{}",
-            r.time.0 as f64 / 1e6,
+            "{},{},{delivered},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            crate::decimal_text::fixed(r.time.0 as f64 / 1e6, 3),
             r.flow,
             info.cwnd,
             info.ssthresh.map_or(String::new(), |s| s.to_string()),
             info.in_flight,
-            info.srtt_ns as f64 / 1e6,
-            info.rto_ns as f64 / 1e6,
+            crate::decimal_text::fixed(info.srtt_ns as f64 / 1e6, 3),
+            crate::decimal_text::fixed(info.rto_ns as f64 / 1e6, 0),
             info.pacing_rate * 8,
             info.total_retrans,
             info.snd_wnd,

@@ -66,11 +66,11 @@ pub fn iperf(run: &RunResult, interval: crate::time::SimDuration) -> String {
             };
             let _ = write!(
                 out,
-                "[{tag:>3}] {:>w$.d$}-{:<w$.d$} sec  {:>6.2} MBytes  {:>6.1} Mbits/sec  {:>4}",
-                a as f64 / 1e9,
-                b as f64 / 1e9,
-                bytes as f64 / 1048576.0,
-                rate,
+                "[{tag:>3}] {:>w$}-{:<w$} sec  {:>6} MBytes  {:>6} Mbits/sec  {:>4}",
+                crate::decimal_text::fixed(a as f64 / 1e9, d),
+                crate::decimal_text::fixed(b as f64 / 1e9, d),
+                crate::decimal_text::fixed(bytes as f64 / 1048576.0, 2),
+                crate::decimal_text::fixed(rate, 1),
                 retr,
             );
             let _ = match cwnd {

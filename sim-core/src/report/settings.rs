@@ -28,7 +28,10 @@ pub fn settings(sc: &crate::config::Scenario) -> Vec<(String, String)> {
         ("path rate".to_string(), format_rate(p.rate_bps)),
         ("path RTT".to_string(), format_duration(p.rtt())),
         ("bottleneck queue".to_string(), queue_in_bdp(p)),
-        ("random loss".to_string(), format!("{}", p.loss)),
+        (
+            "random loss".to_string(),
+            crate::decimal_text::shortest(p.loss),
+        ),
         (
             "net.ipv4.tcp_congestion_control".to_string(),
             srv.congestion_control.name().to_string(),

@@ -51,8 +51,8 @@ pub fn established(run: &RunResult) -> Option<crate::time::SimTime> {
 pub fn ss_no_connection(established: Option<crate::time::SimTime>) -> String {
     match established {
         Some(t) => format!(
-            "(no connection yet: ss -tin lists the server's socket once its handshake completes, at {:.3} ms)\n",
-            t.0 as f64 / 1e6
+            "(no connection yet: ss -tin lists the server's socket once its handshake completes, at {} ms)\n",
+            crate::decimal_text::fixed(t.0 as f64 / 1e6, 3)
         ),
         None => "(no connection: the server's handshake never completed)\n".to_string(),
     }
@@ -109,13 +109,13 @@ pub fn ss_line_of(
         n => format!(" notsent:{n}"),
     };
     format!(
-        "skmem:(tb{},w{}) {}{ws} rto:{:.0} rtt:{:.3}/{:.3}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {send:.1}Mbps{last} snd_wnd:{}{notsent}\n",
+        "skmem:(tb{},w{}) {}{ws} rto:{} rtt:{}/{}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {}Mbps{last} snd_wnd:{}{notsent}\n",
         info.sndbuf,
         info.wmem_queued,
         sc.server.sender.congestion_control.name(),
-        info.rto_ns as f64 / 1e6,
-        srtt as f64 / 1e6,
-        info.rttvar_ns as f64 / 1e6,
+        crate::decimal_text::fixed(info.rto_ns as f64 / 1e6, 0),
+        crate::decimal_text::fixed(srtt as f64 / 1e6, 3),
+        crate::decimal_text::fixed(info.rttvar_ns as f64 / 1e6, 3),
         info.cwnd,
         info.ssthresh
             .map_or(String::new(), |s| format!(" ssthresh:{s}")),
@@ -125,6 +125,7 @@ pub fn ss_line_of(
         c.segs_out,
         c.segs_in,
         c.data_segs_out,
+        crate::decimal_text::fixed(send, 1),
         info.snd_wnd,
     )
 }
@@ -154,10 +155,13 @@ mod tests {
             notsent_bytes: 1_448,
             ..TcpInfo::default()
         };
-        let line = ss_line_of(&Scenario::default(), &info);
+        let line = ss_line_of(&Scenario::default(), &info, 0);
         assert!(line.starts_with("skmem:(tb32000,w30008) cubic "), "{line}");
         assert!(line.ends_with(" snd_wnd:65535 notsent:1448\n"), "{line}");
-        let quiet = TcpInfo { notsent_bytes: 0, ..info };
-        assert!(!ss_line_of(&Scenario::default(), &quiet).contains("notsent"));
+        let quiet = TcpInfo {
+            notsent_bytes: 0,
+            ..info
+        };
+        assert!(!ss_line_of(&Scenario::default(), &quiet, 0).contains("notsent"));
     }
 }

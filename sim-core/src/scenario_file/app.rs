@@ -43,8 +43,18 @@ impl AppSection {
             }
         }
         let pauses = [
-            (client_read_stop, client_read_resume, "app.client_read", &mut *client),
-            (server_read_stop, server_read_resume, "app.server_read", &mut *server),
+            (
+                client_read_stop,
+                client_read_resume,
+                "app.client_read",
+                &mut *client,
+            ),
+            (
+                server_read_stop,
+                server_read_resume,
+                "app.server_read",
+                &mut *server,
+            ),
         ];
         for (stop, resume, key, host) in pauses {
             host.receiver.read_pause = read_pause(stop.as_deref(), resume.as_deref(), key)?;

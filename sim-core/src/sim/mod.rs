@@ -26,6 +26,7 @@ use crate::tcp::GiveUp;
 use crate::tcp::metrics::TcpMetrics;
 use crate::time::SimTime;
 use crate::trace::Trace;
+use crate::units::Within;
 use world::World;
 
 /// Ceiling on events per run, far above any scenario the book uses, so that a
@@ -173,7 +174,7 @@ impl Simulation {
         } else {
             0.0
         };
-        by_time.max(by_bytes).clamp(0.0, 1.0).max(self.progress)
+        by_time.max(by_bytes).within(0.0, 1.0).max(self.progress)
     }
 
     /// Acts on up to `max_events` more events; true once the run has ended.

@@ -135,13 +135,22 @@ mod tests {
         assert!(!r.reads_at_once(), "the socket must tick it");
         assert_eq!(r.budget(SimTime(1_000_000_000), 5_000), 5_000);
         assert_eq!(r.budget(SimTime(3_000_000_000), 5_000), 0);
-        assert_eq!(r.next_tick(SimTime(3_000_000_000), 5_000, 1448), pause.until);
+        assert_eq!(
+            r.next_tick(SimTime(3_000_000_000), 5_000, 1448),
+            pause.until
+        );
         assert_eq!(r.budget(SimTime(8_000_000_000), 5_000), 5_000);
         assert_eq!(r.next_tick(SimTime(8_000_000_000), 0, 1448), None);
         // Data that arrives after it resumes is read the same instant.
         let t = SimTime(9_000_000_000);
         assert_eq!(r.next_tick(t, 1448, 1448), Some(t));
-        let never = Reader::new(None, Some(ReadPause { until: None, ..pause }));
+        let never = Reader::new(
+            None,
+            Some(ReadPause {
+                until: None,
+                ..pause
+            }),
+        );
         assert_eq!(never.next_tick(SimTime(3_000_000_000), 5_000, 1448), None);
     }
 }

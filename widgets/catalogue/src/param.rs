@@ -4,7 +4,9 @@
 //! scenario reads them typed, through [`crate::values::Values`].
 
 use sim_core::decimal::parse_f64;
+use sim_core::decimal_text::{fixed, shortest, shortest_exp};
 use sim_core::time::SimDuration;
+use sim_core::units::Within;
 use sim_core::units::{
     format_bytes, format_duration, format_rate, parse_bytes, parse_duration, parse_rate,
 };
@@ -141,7 +143,7 @@ impl ParamSpec {
         if v.is_nan() {
             self.default
         } else {
-            v.clamp(self.min, self.max)
+            v.within(self.min, self.max)
         }
     }
 
@@ -154,8 +156,8 @@ impl ParamSpec {
             Kind::Bytes if !self.log => format!("{} B", v.max(0.0).round() as u64),
             Kind::Bytes => format_bytes(v.max(0.0) as u64),
             Kind::Count => format!("{}", v.round() as i64),
-            Kind::Ratio if v >= 1e-3 => format!("{} %", sig3(v * 100.0)),
-            Kind::Ratio => format!("{:e}", sig3(v)),
+            Kind::Ratio if v >= 1e-3 => format!("{} %", shortest(sig3(v * 100.0))),
+            Kind::Ratio => shortest_exp(sig3(v)),
             Kind::Choice(options) => options
                 .get(v.max(0.0).round() as usize)
                 .unwrap_or(&"?")
@@ -169,7 +171,7 @@ impl ParamSpec {
     pub fn exact_text(&self, v: f64) -> String {
         match self.kind {
             // Rust prints the shortest text that parses back to the same f64.
-            Kind::Ratio => return format!("{v}"),
+            Kind::Ratio => return shortest(v),
             Kind::Choice(_) => return self.format(v),
             _ => {}
         }
@@ -250,7 +252,7 @@ impl ParamSpec {
         }
         (0..=12)
             .map(|d| {
-                let n = format!("{:.d$}", v / scale);
+                let n = fixed(v / scale, d);
                 let n = if n.contains('.') {
                     n.trim_end_matches('0').trim_end_matches('.')
                 } else {
@@ -277,7 +279,7 @@ impl ParamSpec {
         let pos = if pos.is_nan() {
             0.0
         } else {
-            pos.clamp(0.0, 1.0)
+            pos.within(0.0, 1.0)
         };
         let v = if self.log {
             (self.min.ln() + pos * (self.max.ln() - self.min.ln())).exp()

@@ -58,8 +58,12 @@ mod tests {
         }
         // Notes written bare would ship in the wasm again.
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/widgets");
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
+        let mut paths = vec![std::path::PathBuf::from(dir)];
+        while let Some(path) = paths.pop() {
+            if path.is_dir() {
+                paths.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
             assert!(
                 !text.contains("notes: \""),

@@ -23,6 +23,7 @@ use crate::series::annotations::{Annotation, Kind};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use sim_core::units::Within;
 
 /// A label's box, device pixels: left, top, right, bottom.
 type Rect = (i32, i32, i32, i32);
@@ -52,7 +53,7 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
         if !(n.t_ns.is_finite() && n.t_ns <= x_max) || (future && f.pal.hide_future) {
             continue;
         }
-        let y = y_axis(n.y).clamp(0.0, y_top);
+        let y = y_axis(n.y).within(0.0, y_top);
         let ink = ink(&f.pal, future);
         let font = (FontFamily::SansSerif, font_px).into_font().color(&ink);
         let (ax, ay) = chart.backend_coord(&(n.t_ns, y));
@@ -72,8 +73,8 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
         let found = [n.label.as_str(), n.kind.short()]
             .into_iter()
             .find_map(|text| {
-                let (tw, th) = font.font.box_size(text).ok()?;
-                let size = (tw as i32 + 2 * pad, th as i32 + 2 * pad);
+                let (tw, th) = super::backend::text_box(&font, text);
+                let size = (tw + 2 * pad, th + 2 * pad);
                 let rect = spot(f, (mid, ay - lift), size, plot, &placed)?;
                 Some((text, rect))
             });

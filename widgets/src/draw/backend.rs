@@ -9,17 +9,23 @@
 //! hands the call to the backend inside unchanged, so each draws exactly as
 //! it does on its own. Native code (tests, build-time figures) keeps using
 //! `SVGBackend` directly.
+//!
+//! Both backends inside are ours ([`CanvasDraw`], [`SvgWriter`]): they draw
+//! as plotters-canvas and plotters' `SVGBackend` do, but print no float
+//! through `format!`, and text is measured here; with that, the standard
+//! library's float formatter (about 17 KB of the wasm) is not in the bundle
+//! (`sim_core::decimal_text`).
 
-use plotters::prelude::SVGBackend;
+pub use super::canvas_backend::CanvasDraw;
+pub use super::svg_writer::SvgWriter;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
 };
-use plotters_canvas::CanvasBackend;
 use std::fmt;
 
 pub enum Backend<'a> {
-    Canvas(CanvasBackend),
-    Svg(SVGBackend<'a>),
+    Canvas(CanvasDraw),
+    Svg(SvgWriter<'a>),
 }
 
 /// A backend's failure. The browser ignores drawing errors (a frame that
@@ -167,10 +173,56 @@ impl DrawingBackend for Backend<'_> {
         text: &str,
         style: &TStyle,
     ) -> Drawn<(u32, u32)> {
-        each!(self, b => b.estimate_text_size(text, style))
+        measure(text, style)
     }
 
     fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Drawn {
         each!(self, b => b.blit_bitmap(pos, size, src))
     }
+}
+
+/// Width and height of `text` in `style`, in device pixels (0 where it
+/// cannot be measured): what the backends measure, for layout done before
+/// drawing.
+pub fn text_box<S: BackendTextStyle>(style: &S, text: &str) -> (i32, i32) {
+    measure(text, style).map_or((0, 0), |(w, h)| (w as i32, h as i32))
+}
+
+/// The size `text` takes in `style`, as plotters measures it in a browser
+/// (its `web` font: an off-screen span, its offset width and height), with
+/// the font size printed through `decimal_text` rather than `format!`.
+#[cfg(target_arch = "wasm32")]
+fn measure<S: BackendTextStyle>(text: &str, style: &S) -> Drawn<(u32, u32)> {
+    use wasm_bindgen::JsCast;
+    let failed = || DrawingErrorKind::DrawingError(BackendError);
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(failed)?;
+    let body = document.body().ok_or_else(failed)?;
+    let span = document.create_element("span").map_err(|_| failed())?;
+    span.set_text_content(Some(text));
+    let css = format!(
+        "display: inline-block; font-family:{}; font-style:{}; font-size: {}px; position: fixed; top: 100%",
+        style.family().as_str(),
+        style.style().as_str(),
+        sim_core::decimal_text::shortest(style.size())
+    );
+    let _ = span.set_attribute("style", &css);
+    let _ = body.append_child(&span);
+    let span: web_sys::HtmlElement = span.dyn_into().map_err(|_| failed())?;
+    let size = (
+        span.offset_width().max(0) as u32,
+        span.offset_height().max(0) as u32,
+    );
+    span.remove();
+    Ok(size)
+}
+
+/// Natively (tests, build-time figures): plotters' own estimate.
+#[cfg(not(target_arch = "wasm32"))]
+fn measure<S: BackendTextStyle>(text: &str, style: &S) -> Drawn<(u32, u32)> {
+    let ((x0, y0), (x1, y1)) = style
+        .layout_box(text)
+        .map_err(|e| DrawingErrorKind::FontError(Box::new(e)))?;
+    Ok(((x1 - x0) as u32, (y1 - y0) as u32))
 }

@@ -7,21 +7,22 @@
 //! Charts put time on x in nanoseconds (the unit of `cursor_ns`) and let
 //! the label formatter print ms or s; y carries the series' own unit.
 
+use super::axis::Axis;
 use super::log_scale;
 use super::time_axis::TimeAxis;
 use super::triangle::Triangle;
 use crate::palette::Palette;
 use crate::series::bins::{BINS, Column};
 use plotters::coord::Shift;
-use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use sim_core::units::Within;
 
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// The chart type every run chart draws on: time (ns) against a value.
-pub type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+pub type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Axis, Axis>>;
 
 /// Sizes, fonts and line styles for one frame at one scale.
 #[derive(Clone, Copy, Debug)]
@@ -113,7 +114,7 @@ pub fn decimals(max: f64) -> usize {
 
 /// Formats `v` with the decimals an axis to `max` needs.
 pub fn fmt_axis(v: f64, max: f64) -> String {
-    format!("{v:.*}", decimals(max))
+    crate::units::fixed(v, decimals(max))
 }
 
 /// `shared`, the top of the y axis both compared runs use, or when there is
@@ -191,7 +192,7 @@ pub fn chart_scaled<'a, DB: DrawingBackend>(
         .margin_right(f.px(14.0))
         .x_label_area_size(f.px(36.0))
         .y_label_area_size(y_area)
-        .build_cartesian_2d(0f64..x_max, 0f64..y_top)?;
+        .build_cartesian_2d(Axis::from(0f64..x_max), Axis::from(0f64..y_top))?;
     let y_labels = match (&log_ticks, f.narrow) {
         // The log axis' ticks are drawn below, at its own positions.
         (Some(_), _) => 0,
@@ -272,10 +273,7 @@ pub fn finish<'a, DB: DrawingBackend + 'a>(
 /// Width and height of `text` in the chart font, in device pixels (0 where
 /// the font cannot say).
 fn text_size(f: &Frame, text: &str) -> (i32, i32) {
-    f.font()
-        .font
-        .box_size(text)
-        .map_or((0, 0), |(w, h)| (w as i32, h as i32))
+    super::backend::text_box(&f.font(), text)
 }
 
 /// A legend entry's width: key, gap, label, and the space before the next.
@@ -332,7 +330,7 @@ fn draw_legend<DB: DrawingBackend>(
 /// is `scale` device pixels wide anyway), never more than [`BINS`].
 pub fn column_ns<'a, DB: DrawingBackend + 'a>(chart: &Chart<'a, DB>, f: &Frame) -> f64 {
     let width_px = chart.plotting_area().dim_in_pixel().0.max(1) as f64;
-    let cols = (width_px / f.scale.max(1.0)).clamp(1.0, BINS as f64);
+    let cols = (width_px / f.scale.max(1.0)).within(1.0, BINS as f64);
     chart.x_range().end / cols
 }
 
@@ -377,7 +375,7 @@ pub fn cursor<'a, DB: DrawingBackend + 'a>(
     let x_max = chart.x_range().end;
     let y_max = chart.y_range().end;
     let x = if cursor_ns.is_finite() {
-        cursor_ns.clamp(0.0, x_max)
+        cursor_ns.within(0.0, x_max)
     } else {
         x_max
     };

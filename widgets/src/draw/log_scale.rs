@@ -33,7 +33,7 @@ pub fn ticks(y_max: f64, narrow: bool) -> Vec<(f64, String)> {
     let mut out = Vec::new();
     let mut v = 1.0f64;
     while v <= top {
-        out.push((v.log2(), format!("{v:.0}")));
+        out.push((v.log2(), crate::units::fixed(v, 0)));
         v *= 10.0;
     }
     out

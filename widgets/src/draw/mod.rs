@@ -2,13 +2,16 @@
 //! native tests draw the same pictures as SVG and inspect them.
 
 pub mod annotations;
+pub mod axis;
 pub mod backend;
+mod canvas_backend;
 pub mod chart_frame;
 pub mod hover_line;
 pub mod ladder;
 pub mod log_scale;
 pub mod path_view;
 pub mod rtt_chart;
+mod svg_writer;
 pub mod throughput_chart;
 pub mod time_axis;
 pub mod triangle;

@@ -7,6 +7,7 @@ use crate::palette::{Palette, series};
 use crate::series::rtt::RttSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use sim_core::units::Within;
 
 const SRTT_W: f64 = 2.5;
 const SAMPLE_W: f64 = 1.5;
@@ -50,7 +51,7 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
-    let x_cursor = cursor_ns.clamp(0.0, x_end);
+    let x_cursor = cursor_ns.within(0.0, x_end);
     for past in [false, true] {
         let samples = data.sample_bins.columns(col, cursor_ns, past);
         let style = if past {

@@ -54,9 +54,9 @@ pub fn draw<DB: DrawingBackend>(
         "flow 0"
     };
     let label = if secs >= 1.0 {
-        format!("{what} per {secs} s")
+        format!("{what} per {} s", crate::units::shortest(secs))
     } else {
-        format!("{what} per {} ms", iv / 1e6)
+        format!("{what} per {} ms", crate::units::shortest(iv / 1e6))
     };
     let mut entries = vec![(label.as_str(), Key::Bar(bar_style))];
     if show_link {

@@ -18,6 +18,7 @@ use crate::series::bins::Binned;
 use crate::series::tsg::TsgSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use sim_core::units::Within;
 
 /// Unit for sequence numbers on an axis to `max` bytes: (name, bytes).
 pub fn seq_unit(max: f64) -> (&'static str, f64) {
@@ -68,7 +69,7 @@ pub fn draw<DB: DrawingBackend>(
     let span = Span {
         col: frame::column_ns(&chart, &f),
         cursor_ns,
-        x_cursor: cursor_ns.clamp(0.0, x_end),
+        x_cursor: cursor_ns.within(0.0, x_end),
         x_end,
         y_max,
     };

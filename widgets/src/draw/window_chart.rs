@@ -13,6 +13,7 @@ use crate::palette::{Palette, series};
 use crate::series::window::WindowSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use sim_core::units::Within;
 
 const CWND_W: f64 = 2.5;
 const SSTHRESH_W: f64 = 2.0;
@@ -95,7 +96,7 @@ pub fn draw_scaled<DB: DrawingBackend>(
         let held = binned.last_before(cursor_ns);
         let before = binned.columns(col, cursor_ns, true);
         let after = binned.columns(col, cursor_ns, false);
-        let x_cursor = cursor_ns.clamp(0.0, x_end);
+        let x_cursor = cursor_ns.within(0.0, x_end);
         let past = frame::step_paths(&before, 0.0, f64::NAN, x_cursor, y_max);
         let future = frame::step_paths(&after, x_cursor, held, x_end, y_max);
         draw_lines(&mut chart, &f, on_axis(future, log), f.faint(w), dashed)?;
@@ -131,7 +132,7 @@ fn mode_band<'a, DB: DrawingBackend + 'a>(
     let base_x = area.get_base_pixel().0;
     let h = area.dim_in_pixel().1 as i32;
     let band = f.px(12.0);
-    let x = |t: f64| chart.backend_coord(&(t.clamp(0.0, x_end), 0.0)).0 - base_x;
+    let x = |t: f64| chart.backend_coord(&(t.within(0.0, x_end), 0.0)).0 - base_x;
     for (i, &(t0, mode)) in modes.iter().enumerate() {
         let t1 = modes.get(i + 1).map_or(x_end, |m| m.0);
         let k = NAMES.iter().position(|n| n.0 == mode).unwrap_or(0);

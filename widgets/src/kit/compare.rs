@@ -45,9 +45,16 @@ pub fn headline(a: &Model, b: &Model) -> String {
     let (a, b) = (Outcome::of(a), Outcome::of(b));
     let mbps = [a.goodput_bps / 1e6, b.goodput_bps / 1e6];
     let d = decimals(mbps[0].max(mbps[1]));
-    let mut line = format!("goodput A {:.d$} vs B {:.d$} Mbit/s", mbps[0], mbps[1]);
+    let mut line = format!(
+        "goodput A {} vs B {} Mbit/s",
+        crate::units::fixed(mbps[0], d),
+        crate::units::fixed(mbps[1], d)
+    );
     if mbps[0] > 0.0 {
-        line.push_str(&format!(" (B ×{:.2})", mbps[1] / mbps[0]));
+        line.push_str(&format!(
+            " (B ×{})",
+            crate::units::fixed(mbps[1] / mbps[0], 2)
+        ));
     }
     line.push_str(&format!(
         " · retransmissions A {} vs B {}",
@@ -63,7 +70,7 @@ pub fn headline(a: &Model, b: &Model) -> String {
         ("ms", 1e6)
     };
     let done = |t: Option<f64>| match t {
-        Some(t) => format!("{:.2} {unit}", t / div),
+        Some(t) => format!("{} {unit}", crate::units::fixed(t / div, 2)),
         None => "not finished".to_string(),
     };
     if a.completion_ns.is_none() && b.completion_ns.is_none() {

@@ -9,8 +9,8 @@
 //!   nagle         both               (sky blue; blue and orange stripes)
 //! ```
 
-use crate::series::ladder::{CountdownKind, Ending, Timer};
 use super::headline::transfer_time;
+use crate::series::ladder::{CountdownKind, Ending, Timer};
 use sim_core::analysis::TransferTiming;
 use yew::{Html, html};
 
@@ -44,9 +44,8 @@ pub fn held(transfers: &[TransferTiming], timers: &[Timer]) -> Vec<Held> {
     transfers
         .iter()
         .map(|t| {
-            let within = |timer: &&Timer| {
-                t.started.0 <= timer.start_ns && timer.start_ns < t.finished.0
-            };
+            let within =
+                |timer: &&Timer| t.started.0 <= timer.start_ns && timer.start_ns < t.finished.0;
             let nagle = timers
                 .iter()
                 .filter(within)

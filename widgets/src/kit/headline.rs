@@ -94,7 +94,7 @@ impl Headline {
                 if rtt_ns <= 0.0 || flights == 0 {
                     return format!("Done in {done}");
                 }
-                let rtts = |ns: f64| format!("{:.1}", ns / rtt_ns);
+                let rtts = |ns: f64| crate::units::fixed(ns / rtt_ns, 1);
                 let at_least = if flights_cut { "at least " } else { "" };
                 let plural = if flights == 1 { "" } else { "s" };
                 format!(
@@ -111,8 +111,8 @@ impl Headline {
             } => {
                 let share = if link_bps > 0.0 {
                     format!(
-                        " ({:.0} % of {})",
-                        100.0 * goodput_bps / link_bps,
+                        " ({} % of {})",
+                        crate::units::fixed(100.0 * goodput_bps / link_bps, 0),
                         format_rate(link_bps as u64)
                     )
                 } else {
@@ -170,7 +170,7 @@ fn mbps(bps: f64) -> String {
     } else {
         2
     };
-    format!("{v:.d$} Mbit/s")
+    format!("{} Mbit/s", crate::units::fixed(v, d))
 }
 
 #[cfg(test)]

@@ -96,14 +96,22 @@ pub const METRICS: &[(&str, &str, &str)] = &[
         "ms",
         "the largest smoothed RTT of the server's samples",
     ),
-    (NAMES[14], "ms", "the longest exchange (transfer), request to reply read"),
+    (
+        NAMES[14],
+        "ms",
+        "the longest exchange (transfer), request to reply read",
+    ),
     (
         NAMES[15],
         "ms",
         "the longest exchange after the first (absent with one exchange)",
     ),
     (NAMES[16], "B", "bytes of the last exchange's reply"),
-    (NAMES[17], "ms", "the first exchange (transfer), request to reply read"),
+    (
+        NAMES[17],
+        "ms",
+        "the first exchange (transfer), request to reply read",
+    ),
 ];
 
 /// One run's figures (see [`METRICS`]), NaN where the run has none (no
@@ -281,7 +289,7 @@ impl Results {
         for (name, v) in NAMES.iter().zip(self.values()) {
             if v.is_finite() {
                 field(&mut out, name);
-                out += &v.to_string();
+                out += &crate::units::shortest(v);
             }
         }
         out + "}"
@@ -399,13 +407,12 @@ mod tests {
         let run = sim_core::sim::run(&s).unwrap();
         let r = Results::of_run(&run);
         let read = |f: u16| {
-            (run.trace.summary_records().iter())
+            (run.trace.summary_records().iter().rev())
                 .filter(|x| x.flow == f)
-                .filter_map(|x| match x.event {
+                .find_map(|x| match x.event {
                     sim_core::trace::TraceEvent::Sample { delivered, .. } => Some(delivered),
                     _ => None,
                 })
-                .last()
                 .unwrap()
         };
         let want = (read(0) + read(1)) as f64 * 8.0 / 0.3 / 1e6;
@@ -496,7 +503,11 @@ mod tests {
         assert_eq!(r.get("exchange_bytes"), Some(1000.0));
         // One exchange has no later ones.
         let mut one = values.clone();
-        let i = spec.params.iter().position(|p| p.name == "exchanges").unwrap();
+        let i = spec
+            .params
+            .iter()
+            .position(|p| p.name == "exchanges")
+            .unwrap();
         one[i] = 1.0;
         let run = sim_core::sim::run(&super::super::scenario::build(spec, &one)).unwrap();
         let r = Results::of_run(&run);

@@ -5,6 +5,7 @@
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
 use sim_core::trace::TraceEvent;
+use sim_core::units::Within;
 
 /// Playback speeds, simulated time per wall-clock time: fast-forward down to
 /// 1/1000 slow motion (a 10 Gbit/s segment lasts 1.2 µs; at 1/1000 it crosses
@@ -158,7 +159,7 @@ impl Clock {
     /// Moves the cursor to `t_ns` (clamped to the run), keeping play state.
     pub fn seek(&mut self, t_ns: f64) {
         self.t_ns = if t_ns.is_finite() {
-            t_ns.clamp(0.0, self.end_ns)
+            t_ns.within(0.0, self.end_ns)
         } else {
             0.0
         };
@@ -178,7 +179,7 @@ impl Clock {
             return false;
         }
         if let Some(last) = self.last_frame_ms {
-            let dt_ms = (now_ms - last).clamp(0.0, 100.0);
+            let dt_ms = (now_ms - last).within(0.0, 100.0);
             self.t_ns += dt_ms * 1e6 * self.speed;
         }
         self.last_frame_ms = Some(now_ms);

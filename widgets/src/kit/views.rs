@@ -3,7 +3,7 @@
 
 use super::detail::Stretch;
 use super::model::Model;
-use crate::draw::backend::Backend;
+use crate::draw::backend::{Backend, SvgWriter};
 use crate::draw::time_axis::TimeAxis;
 use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
 use crate::palette::Palette;
@@ -244,7 +244,7 @@ pub fn svg_with(
 ) -> String {
     let mut out = String::new();
     {
-        let backend = Backend::Svg(SVGBackend::with_string(&mut out, (w, h)));
+        let backend = Backend::Svg(SvgWriter::new(&mut out, (w, h)));
         let area = backend.into_drawing_area();
         let axes = Axes {
             end_ns: m.end_ns,

@@ -202,7 +202,7 @@ impl Countdown {
         if self.timer.kind.is_hold() {
             format!("{} B held", self.timer.bytes)
         } else {
-            format!("{:.1} ms", self.remaining_ns / 1e6)
+            format!("{} ms", crate::units::fixed(self.remaining_ns / 1e6, 1))
         }
     }
 
@@ -346,7 +346,7 @@ impl Ladder {
     /// Every segment as a row: the accessible alternative to the diagram.
     pub fn table(&self) -> Table {
         let n = self.segments.len();
-        let ms = |ns: u64| format!("{:.3}", ns as f64 / 1e6);
+        let ms = |ns: u64| crate::units::fixed(ns as f64 / 1e6, 3);
         let rows = self
             .segments
             .iter()

@@ -426,7 +426,7 @@ impl PathSeries {
             .map(|b| {
                 let on = self.at(b.at_ns as f64);
                 vec![
-                    format!("{:.3}", b.at_ns as f64 / 1e6),
+                    crate::units::fixed(b.at_ns as f64 / 1e6, 3),
                     b.sndbuf.to_string(),
                     b.wmem_queued.to_string(),
                     b.notsent.to_string(),

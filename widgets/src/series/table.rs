@@ -21,7 +21,7 @@ pub fn table_stride(n: usize) -> (usize, String) {
 
 /// Time in ms for a table cell, to the microsecond.
 pub fn ms(t_ns: f64) -> String {
-    format!("{:.3}", t_ns / 1e6)
+    crate::units::fixed(t_ns / 1e6, 3)
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -222,7 +222,7 @@ impl ThroughputSeries {
         Table {
             caption: format!(
                 "Bytes first reaching the client per {} ms interval, flow 0{truncated}",
-                self.interval_ns as f64 / 1e6
+                crate::units::shortest(self.interval_ns as f64 / 1e6)
             ),
             headers: [
                 "start (ms)",
@@ -240,7 +240,7 @@ impl ThroughputSeries {
                         ms(self.start_ns(i)),
                         ms(self.start_ns(i + 1)),
                         self.bytes[i].to_string(),
-                        format!("{:.3}", self.mbps(i)),
+                        crate::units::fixed(self.mbps(i), 3),
                     ];
                     if !self.flows.is_empty() {
                         row.push(self.sum(i).to_string());

@@ -148,7 +148,7 @@ impl WindowSeries {
                     let (segs, bytes) = if out.is_nan() {
                         (String::new(), String::new())
                     } else {
-                        (format!("{out:.2}"), p.outstanding_bytes.to_string())
+                        (crate::units::fixed(out, 2), p.outstanding_bytes.to_string())
                     };
                     let mut row = vec![
                         ms(p.t_ns),

@@ -117,7 +117,6 @@ impl Chapter {
             Chapter::Buffers => Some("buffers-bdp.md"),
             Chapter::Metrics => Some("tcp-metrics.md"),
             Chapter::LongFat => Some("long-fat-networks.md"),
-            _ => None,
         }
     }
 }

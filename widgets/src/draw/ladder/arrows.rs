@@ -10,6 +10,7 @@ use crate::series::ladder::Transmission;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use sim_core::segment::Side;
+use sim_core::units::Within;
 
 /// How an arrow is drawn.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -107,7 +108,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         let origin = (l.x_of(seg.from), l.y_of(sent));
         let full_end = (end_x, l.y_of(end_t));
         let progress = if end_t > sent {
-            ((cursor - sent) / (end_t - sent)).clamp(0.0, 1.0)
+            ((cursor - sent) / (end_t - sent)).within(0.0, 1.0)
         } else {
             1.0
         };

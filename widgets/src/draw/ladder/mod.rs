@@ -41,6 +41,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use sim_core::segment::Side;
+use sim_core::units::Within;
 
 /// Exchanges with at most this many segments are drawn whole.
 pub const FULL_VIEW_SEGMENTS: usize = 60;
@@ -84,7 +85,7 @@ pub fn window_ns(ladder: &Ladder, cursor_ns: f64) -> (f64, f64) {
         return (first - span * 0.02, end + span * 0.04);
     }
     let cursor = if cursor_ns.is_finite() {
-        cursor_ns.clamp(first, end)
+        cursor_ns.within(first, end)
     } else {
         end
     };
@@ -259,9 +260,9 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         let muted = l.font(&pal.muted);
         let seconds = t1 >= 10e9;
         let unit = if seconds { 1e9 } else { 1e6 };
-        let target_ticks = ((l.bottom - l.top) / (42.0 * s)).clamp(2.0, 12.0);
+        let target_ticks = ((l.bottom - l.top) / (42.0 * s)).within(2.0, 12.0);
         let step = nice_step((t1 - t0) / unit / target_ticks);
-        let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+        let decimals = (-step.log10().floor()).within(0.0, 6.0) as usize;
         let first_tick = (t0 / unit / step).ceil() as i64;
         let last_tick = (t1 / unit / step).floor() as i64;
         for k in first_tick..=last_tick {
@@ -273,7 +274,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
                 pal.grid.stroke_width(l.width(1.0)),
             ))?;
             root.draw(&Text::new(
-                format!("{tick:.decimals$}"),
+                crate::units::fixed(tick, decimals),
                 at(l.axis_w - 6.0 * s, y),
                 muted.pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;

@@ -22,6 +22,7 @@ use super::{Drawn, OnPath, Painter};
 use crate::series::path::Buffers;
 use crate::units::bytes_alike;
 use plotters::prelude::*;
+use sim_core::units::Within;
 
 /// A character of 11 px sans-serif is at most this many px wide on average
 /// (digits and lower case; the ladder's labels use the same estimate).
@@ -107,7 +108,7 @@ fn fitted(words: &[String], width_css: f64) -> (&str, f64) {
         Some(w) => (w, 11.0),
         None => {
             let px = width_css / (last.chars().count().max(1) as f64 * CHAR_EM);
-            (last, px.clamp(MIN_FONT_PX, 11.0))
+            (last, px.within(MIN_FONT_PX, 11.0))
         }
     }
 }

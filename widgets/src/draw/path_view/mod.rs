@@ -27,6 +27,7 @@ use crate::series::path::PathSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use sim_core::units::Within;
 
 use counts::grouped;
 
@@ -235,7 +236,10 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         let text = if g.narrow {
             "replaying packets…".to_string()
         } else {
-            format!("replaying the packets at {:.2} s…", self.t_ns / 1e9)
+            format!(
+                "replaying the packets at {} s…",
+                crate::units::fixed(self.t_ns / 1e9, 2)
+            )
         };
         self.root.draw(&Text::new(
             text,
@@ -284,7 +288,7 @@ impl Geometry {
     fn new(w: f64, h: f64, s: f64) -> Self {
         let narrow = w / s < NARROW_CSS_PX;
         let m = 6.0 * s;
-        let host_w = (w * 0.12).clamp(52.0 * s, 100.0 * s);
+        let host_w = (w * 0.12).within(52.0 * s, 100.0 * s);
         let lanes_bottom = h - m - 32.0 * s;
         let span = lanes_bottom - m;
         let qw = if narrow { 30.0 * s } else { 48.0 * s };

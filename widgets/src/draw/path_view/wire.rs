@@ -5,6 +5,7 @@ use super::{Drawn, Painter};
 use crate::palette::{Palette, series};
 use crate::series::path::{Direction, Packet, PathSeries};
 use plotters::prelude::*;
+use sim_core::units::Within;
 
 impl<DB: DrawingBackend> Painter<'_, DB> {
     /// The data lane, server to client; returns the retransmissions on it.
@@ -156,7 +157,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         };
         let runs = shade_runs(&counts, full, dir, pal, lane);
         for &(a, b, colour, level, _) in &runs {
-            let (xa, xb) = (x_of(a), x_of(b).clamp(g.x0, g.x1));
+            let (xa, xb) = (x_of(a), x_of(b).within(g.x0, g.x1));
             root.draw(&Rectangle::new(
                 [
                     (xa.min(xb) as i32, (y - half) as i32),
@@ -189,7 +190,7 @@ const SHADES: f64 = 5.0;
 
 /// How far along its lane a packet is at `t_ns`, 0 (leaving) to 1 (arriving).
 fn progress(departs: u64, arrives: u64, t_ns: f64) -> f64 {
-    ((t_ns - departs as f64) / (arrives - departs).max(1) as f64).clamp(0.0, 1.0)
+    ((t_ns - departs as f64) / (arrives - departs).max(1) as f64).within(0.0, 1.0)
 }
 
 /// A packet is as long as it is on the wire (its serialisation time), at
@@ -197,7 +198,7 @@ fn progress(departs: u64, arrives: u64, t_ns: f64) -> f64 {
 /// countable.
 fn wire_width(path: &PathSeries, wire: u32, transit_ns: u64, lane: f64, s: f64) -> f64 {
     let ser_ns = wire as f64 * 8.0 / path.rate_bps.max(1.0) * 1e9;
-    (lane * ser_ns / transit_ns.max(1) as f64 - s).clamp(1.0, 6.0 * s)
+    (lane * ser_ns / transit_ns.max(1) as f64 - s).within(1.0, 6.0 * s)
 }
 
 /// A packet's colour: data by its slow-start flight, anything else in ink.

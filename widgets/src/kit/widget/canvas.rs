@@ -8,6 +8,7 @@ use super::pointer::Handlers;
 use super::state::{Msg, State};
 use crate::kit::views::View;
 use crate::units::TimeUnit;
+use sim_core::units::Within;
 use yew::html::Scope;
 use yew::prelude::*;
 
@@ -38,17 +39,19 @@ pub fn canvas(
             let m = state.sides.get(k)?.model.as_ref()?;
             let unit = TimeUnit::for_span(state.span_ns());
             // Beside the pointer, on the side with more room.
-            let pct = (fx * 100.0).clamp(0.0, 100.0);
+            let pct = (fx * 100.0).within(0.0, 100.0);
             // Wrapping inside the canvas where it is narrow (a phone).
             let place = if pct < 55.0 {
                 format!(
-                    "left: calc({pct:.1}% + 12px); max-width: calc({:.1}% - 16px)",
-                    100.0 - pct
+                    "left: calc({}% + 12px); max-width: calc({}% - 16px)",
+                    crate::units::fixed(pct, 1),
+                    crate::units::fixed(100.0 - pct, 1)
                 )
             } else {
                 format!(
-                    "right: calc({:.1}% + 12px); max-width: calc({pct:.1}% - 16px)",
-                    100.0 - pct
+                    "right: calc({}% + 12px); max-width: calc({}% - 16px)",
+                    crate::units::fixed(100.0 - pct, 1),
+                    crate::units::fixed(pct, 1)
                 )
             };
             Some((super::pointer::readout(view, m, t, unit), place))

@@ -45,7 +45,6 @@ use crate::theme;
 use export::{Download, LinkStatus};
 use gloo_render::{AnimationFrame, request_animation_frame};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use state::{Effects, Frames, State};
 use stray_keys::StrayKeys;
 use web_sys::{HtmlCanvasElement, HtmlInputElement};
@@ -533,5 +532,5 @@ fn sized_backend(canvas: &HtmlCanvasElement, ratio: f64) -> Option<Backend<'stat
     if canvas.height() != h {
         canvas.set_height(h);
     }
-    CanvasBackend::with_canvas_object(canvas.clone()).map(Backend::Canvas)
+    crate::draw::backend::CanvasDraw::new(canvas.clone()).map(Backend::Canvas)
 }

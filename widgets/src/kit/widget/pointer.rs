@@ -22,6 +22,7 @@ use super::Widget;
 use crate::draw::time_axis::TimeAxis;
 use crate::kit::model::Model;
 use crate::kit::views::View;
+use sim_core::units::Within;
 use web_sys::{HtmlCanvasElement, PointerEvent};
 use yew::html::Scope;
 use yew::prelude::*;
@@ -142,7 +143,7 @@ impl Pointer {
 /// What the readout says about `view` of `m` at `t_ns` (the time under
 /// the pointer): the time, and the values drawn there.
 pub fn readout(view: View, m: &Model, t_ns: f64, unit: crate::units::TimeUnit) -> String {
-    let t = unit.format(t_ns.clamp(0.0, m.end_ns), 3);
+    let t = unit.format(t_ns.within(0.0, m.end_ns), 3);
     match view {
         View::Window => {
             let p = m.window.at(t_ns);
@@ -151,7 +152,7 @@ pub fn readout(view: View, m: &Model, t_ns: f64, unit: crate::units::TimeUnit) -
             let out = if out.is_nan() {
                 String::new()
             } else {
-                format!(" · outstanding {out:.0}")
+                format!(" · outstanding {}", crate::units::fixed(out, 0))
             };
             format!("{t}: cwnd {} · ssthresh {ssthresh}{out}", p.cwnd)
         }
@@ -171,7 +172,7 @@ pub fn readout(view: View, m: &Model, t_ns: f64, unit: crate::units::TimeUnit) -
             let th = &m.throughput;
             let i = (t_ns / th.interval_ns.max(1) as f64) as usize;
             match i < th.bytes.len() {
-                true => format!("{t}: {:.1} Mbit/s", th.mbps(i)),
+                true => format!("{t}: {} Mbit/s", crate::units::fixed(th.mbps(i), 1)),
                 false => t,
             }
         }
@@ -192,7 +193,7 @@ pub fn readout(view: View, m: &Model, t_ns: f64, unit: crate::units::TimeUnit) -
 
 /// Bytes of sequence space as kB.
 fn kb(bytes: u64) -> String {
-    format!("{:.1} kB", bytes as f64 / 1e3)
+    format!("{} kB", crate::units::fixed(bytes as f64 / 1e3, 1))
 }
 
 /// The canvas's pointer handlers, sending [`Input`]s for side `k`'s panel `slot`.
@@ -258,11 +259,11 @@ pub fn publish(canvas: &HtmlCanvasElement, axis: Option<&TimeAxis>, ratio: f64) 
     let text = axis.map(|a| {
         let r = if ratio > 0.0 { ratio } else { 1.0 };
         format!(
-            "{:.1} {:.1} {:.0} {:.0}",
-            a.from_px / r,
-            a.to_px / r,
-            a.from_ns,
-            a.to_ns
+            "{} {} {} {}",
+            crate::units::fixed(a.from_px / r, 1),
+            crate::units::fixed(a.to_px / r, 1),
+            crate::units::fixed(a.from_ns, 0),
+            crate::units::fixed(a.to_ns, 0)
         )
     });
     let _ = canvas.set_attribute("data-time-axis", text.as_deref().unwrap_or(""));

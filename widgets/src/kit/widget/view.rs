@@ -267,7 +267,7 @@ fn transport(ui: &Ui) -> Html {
         Msg::Speed(parse_f64(&sel.value()).unwrap_or(0.01))
     });
     let speeds = SPEEDS.iter().map(|(v, label)| {
-        html! { <option value={v.to_string()} selected={(s.clock.speed - v).abs() < 1e-12}>{ *label }</option> }
+        html! { <option value={crate::units::shortest(*v)} selected={(s.clock.speed - v).abs() < 1e-12}>{ *label }</option> }
     });
     let on_scrub = link.callback(move |e: InputEvent| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -309,7 +309,7 @@ fn transport(ui: &Ui) -> Html {
             </div>
             <input type="range" class="tw-scrubber" min="0" max="1000" step="1" aria-label="Time cursor"
                 aria-valuetext={unit.format(t, 3)}
-                value={((t / end) * 1000.0).round().to_string()} oninput={on_scrub} disabled={busy} />
+                value={crate::units::shortest(((t / end) * 1000.0).round())} oninput={on_scrub} disabled={busy} />
         </>
     }
 }
@@ -328,7 +328,7 @@ fn run_status(ui: &Ui) -> Html {
         html! {
             <div class="tw-progress" role="status">
                 { "Simulating… " }
-                <progress max="1" value={done.to_string()}>{ format!("{:.0} %", done * 100.0) }</progress>
+                <progress max="1" value={crate::units::fixed(done, 3)}>{ format!("{} %", crate::units::fixed(done * 100.0, 0)) }</progress>
             </div>
         }
     } else {
