@@ -190,7 +190,7 @@ pub fn text_box<S: BackendTextStyle>(style: &S, text: &str) -> (i32, i32) {
 
 /// The size `text` takes in `style`, as plotters measures it in a browser
 /// (its `web` font: an off-screen span, its offset width and height), with
-/// the font size printed through `decimal_text` rather than `format!`.
+/// the font size printed with integer formatting rather than `format!`.
 #[cfg(target_arch = "wasm32")]
 fn measure<S: BackendTextStyle>(text: &str, style: &S) -> Drawn<(u32, u32)> {
     use wasm_bindgen::JsCast;
@@ -205,7 +205,7 @@ fn measure<S: BackendTextStyle>(text: &str, style: &S) -> Drawn<(u32, u32)> {
         "display: inline-block; font-family:{}; font-style:{}; font-size: {}px; position: fixed; top: 100%",
         style.family().as_str(),
         style.style().as_str(),
-        sim_core::decimal_text::shortest(style.size())
+        super::canvas_backend::css_px(style.size())
     );
     let _ = span.set_attribute("style", &css);
     let _ = body.append_child(&span);

@@ -4,9 +4,9 @@
 //! It does what plotters-canvas does (one canvas call per primitive,
 //! horizontal and vertical lines moved half a pixel to stay sharp, text
 //! placed with the canvas's own alignment), with one difference that
-//! matters for the bundle: colours and font sizes are written through
-//! `sim_core::decimal_text`, not `format!("{}", f64)`, so the standard
-//! library's float formatter is not in the wasm (see that module).
+//! matters for the bundle: colours and font sizes are written with integer
+//! formatting, not `format!("{}", f64)`, so the standard library's float
+//! formatter is not in the wasm (see `sim_core::decimal_text`).
 
 use super::backend::BackendError;
 use plotters_backend::text_anchor::{HPos, VPos};
@@ -14,7 +14,7 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
     FontTransform,
 };
-use sim_core::decimal_text::shortest;
+use sim_core::units::Within;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -55,10 +55,26 @@ impl CanvasDraw {
     }
 }
 
-/// `rgba(r,g,b,a)` as CSS reads it.
+/// The colour as CSS reads it: `rgb(r,g,b)`, or `rgba(r,g,b,0.xyz)` with the
+/// opacity to a thousandth (finer than a canvas's 8-bit alpha). Integer
+/// formatting only: this runs for every primitive of every frame.
 pub fn css_color(c: BackendColor) -> String {
     let (r, g, b) = c.rgb;
-    format!("rgba({r},{g},{b},{})", shortest(c.alpha))
+    let milli = (c.alpha.within(0.0, 1.0) * 1000.0).round() as u32;
+    if milli >= 1000 {
+        format!("rgb({r},{g},{b})")
+    } else {
+        format!("rgba({r},{g},{b},0.{milli:03})")
+    }
+}
+
+/// A font size in CSS pixels to a tenth (`11`, `16.5`), in integers.
+pub fn css_px(size: f64) -> String {
+    let tenths = (size.within(0.0, 1e6) * 10.0).round() as u64;
+    match tenths % 10 {
+        0 => (tenths / 10).to_string(),
+        d => format!("{}.{d}", tenths / 10),
+    }
 }
 
 fn failed(_: JsValue) -> DrawingErrorKind<BackendError> {
@@ -240,7 +256,7 @@ impl DrawingBackend for CanvasDraw {
         self.context.set_font(&format!(
             "{} {}px {}",
             style.style().as_str(),
-            shortest(style.size()),
+            css_px(style.size()),
             style.family().as_str()
         ));
         self.context.fill_text(text, x, y).map_err(failed)?;
@@ -248,5 +264,25 @@ impl DrawingBackend for CanvasDraw {
             self.context.restore();
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_and_sizes_read_as_css() {
+        let c = |alpha| BackendColor {
+            alpha,
+            rgb: (1, 2, 3),
+        };
+        assert_eq!(css_color(c(1.0)), "rgb(1,2,3)");
+        assert_eq!(css_color(c(0.35)), "rgba(1,2,3,0.350)");
+        assert_eq!(css_color(c(0.0004)), "rgba(1,2,3,0.000)");
+        assert_eq!(css_color(c(f64::NAN)), "rgba(1,2,3,0.000)");
+        assert_eq!(css_px(11.0), "11");
+        assert_eq!(css_px(16.5), "16.5");
+        assert_eq!(css_px(13.2 * 1.25), "16.5");
     }
 }
