@@ -182,6 +182,7 @@ pub fn csv_samples_of<'a>(records: impl IntoIterator<Item = &'a TraceRecord>) ->
             delivered,
             info,
             client,
+            ..
         } = r.event
         else {
             continue;

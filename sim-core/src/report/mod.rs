@@ -14,5 +14,7 @@ mod tcpdump;
 pub use csv::{csv_samples, csv_samples_of, csv_series};
 pub use iperf::iperf;
 pub use settings::settings;
-pub use ss::{established, ss_line, ss_line_of, ss_no_connection, tcp_metrics_show};
+pub use ss::{
+    established, skmem, ss_client_line, ss_line, ss_line_of, ss_no_connection, tcp_metrics_show,
+};
 pub use tcpdump::trace_lines;

@@ -2,6 +2,7 @@
 //! `ss -tin` and `ip tcp_metrics show`.
 
 use crate::sim::RunResult;
+use crate::tcp::info::{RecvInfo, SendInfo};
 use crate::trace::TraceEvent;
 
 /// An `ss -tmin`-style line for the server's socket at the end of the run:
@@ -9,10 +10,11 @@ use crate::trace::TraceEvent;
 /// segments, and the send rate cwnd allows (`send` = cwnd × MSS × 8 / srtt).
 ///
 /// Of the `skmem:(...)` block (`ss -m`, from `sk_get_meminfo`) it prints
-/// only the fields the model knows, `tb` (`sk_sndbuf`) and `w`
-/// (`sk_wmem_queued`), which the samples carry; not `t` (bytes in the qdisc
-/// and NIC), `f` (forward allocation), `r`/`rb` and the rest, which printed
-/// as 0 would differ from what a reader's own `ss -tm` shows. `snd_wnd:`
+/// only the fields the model knows, `r` (`sk_rmem_alloc`), `rb`
+/// (`sk_rcvbuf`), `tb` (`sk_sndbuf`) and `w` (`sk_wmem_queued`), which the
+/// samples carry; not `t` (bytes in the qdisc and NIC), `f` (forward
+/// allocation) and the rest, which printed as 0 would differ from what a
+/// reader's own `ss -tm` shows. `snd_wnd:`
 /// (`tcpi_snd_wnd`) and `notsent:` (`tcpi_notsent_bytes`, when not 0) are
 /// as `ss -i` prints them.
 ///
@@ -26,12 +28,14 @@ pub fn ss_line(run: &RunResult) -> String {
         .trace
         .flow_summary(0)
         .filter_map(|r| match r.event {
-            TraceEvent::Sample { info, .. } => Some((r.time.0, info)),
+            TraceEvent::Sample {
+                info, server_recv, ..
+            } => Some((r.time.0, (info, server_recv))),
             _ => None,
         })
         .last()
         .unwrap_or_default();
-    ss_line_of(&run.scenario, &info, at)
+    ss_line_of(&run.scenario, &info.0, &info.1, at)
 }
 
 /// When the server's socket completed its (first) handshake, if it did.
@@ -65,6 +69,7 @@ pub fn ss_no_connection(established: Option<crate::time::SimTime>) -> String {
 pub fn ss_line_of(
     sc: &crate::config::Scenario,
     info: &crate::tcp::info::TcpInfo,
+    recv: &RecvInfo,
     at_ns: u64,
 ) -> String {
     let mss = sc.server.sender.mss as u64;
@@ -109,9 +114,8 @@ pub fn ss_line_of(
         n => format!(" notsent:{n}"),
     };
     format!(
-        "skmem:(tb{},w{}) {}{ws} rto:{} rtt:{}/{}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {}Mbps{last} snd_wnd:{}{notsent}\n",
-        info.sndbuf,
-        info.wmem_queued,
+        "{} {}{ws} rto:{} rtt:{}/{}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {}Mbps{last} snd_wnd:{}{notsent}\n",
+        skmem(recv, &info.send_info()),
         sc.server.sender.congestion_control.name(),
         crate::decimal_text::fixed(info.rto_ns as f64 / 1e6, 0),
         crate::decimal_text::fixed(srtt as f64 / 1e6, 3),
@@ -130,6 +134,22 @@ pub fn ss_line_of(
     )
 }
 
+/// `ss -m`'s memory block for a socket, as far as the model knows it (see
+/// [`ss_line`]): `r` and `rb` its receive side, `tb` and `w` its send side.
+pub fn skmem(recv: &RecvInfo, send: &SendInfo) -> String {
+    format!(
+        "skmem:(r{},rb{},tb{},w{})",
+        recv.rmem_alloc, recv.rcvbuf, send.sndbuf, send.wmem_queued
+    )
+}
+
+/// The client's socket as far as the samples read it: its `skmem` block
+/// and the window the server advertised (`snd_wnd:`). On a download the
+/// client is the receiver: `r` growing to `rb` is a reader falling behind.
+pub fn ss_client_line(recv: &RecvInfo, send: &SendInfo) -> String {
+    format!("{} snd_wnd:{}\n", skmem(recv, send), send.snd_wnd)
+}
+
 /// `ip tcp_metrics show` for the server's cache of the client, at the end of the run.
 pub fn tcp_metrics_show(run: &RunResult) -> String {
     let end = run
@@ -142,9 +162,15 @@ pub fn tcp_metrics_show(run: &RunResult) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::ss_line_of;
+    use super::{ss_client_line, ss_line_of};
     use crate::config::Scenario;
-    use crate::tcp::info::TcpInfo;
+    use crate::tcp::info::{RecvInfo, SendInfo, TcpInfo};
+
+    const SERVER_RECV: RecvInfo = RecvInfo {
+        rcvbuf: 131_072,
+        unread: 0,
+        rmem_alloc: 0,
+    };
 
     #[test]
     fn the_line_shows_the_send_buffer_and_the_peers_window() {
@@ -155,13 +181,34 @@ mod tests {
             notsent_bytes: 1_448,
             ..TcpInfo::default()
         };
-        let line = ss_line_of(&Scenario::default(), &info, 0);
-        assert!(line.starts_with("skmem:(tb32000,w30008) cubic "), "{line}");
+        let line = ss_line_of(&Scenario::default(), &info, &SERVER_RECV, 0);
+        assert!(
+            line.starts_with("skmem:(r0,rb131072,tb32000,w30008) cubic "),
+            "{line}"
+        );
         assert!(line.ends_with(" snd_wnd:65535 notsent:1448\n"), "{line}");
         let quiet = TcpInfo {
             notsent_bytes: 0,
             ..info
         };
-        assert!(!ss_line_of(&Scenario::default(), &quiet, 0).contains("notsent"));
+        assert!(!ss_line_of(&Scenario::default(), &quiet, &SERVER_RECV, 0).contains("notsent"));
+    }
+
+    #[test]
+    fn a_receiver_that_stopped_reading_shows_r_at_rb() {
+        let full = RecvInfo {
+            rcvbuf: 1_048_576,
+            unread: 786_432,
+            rmem_alloc: 1_048_000,
+        };
+        let send = SendInfo {
+            sndbuf: 87_040,
+            wmem_queued: 0,
+            snd_wnd: 65_160,
+        };
+        assert_eq!(
+            ss_client_line(&full, &send),
+            "skmem:(r1048000,rb1048576,tb87040,w0) snd_wnd:65160\n"
+        );
     }
 }

@@ -413,6 +413,8 @@ impl World {
                         ..info
                     },
                     client: f.client.recv_info(),
+                    client_send: f.client.info().send_info(),
+                    server_recv: f.server.recv_info(),
                 },
             );
         }

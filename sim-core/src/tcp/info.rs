@@ -87,12 +87,33 @@ impl TcpInfo {
     pub fn outstanding_bytes(&self) -> u64 {
         self.new_bytes_sent().saturating_sub(self.bytes_acked)
     }
+
+    /// The sending side's buffer and the peer's window, of this reading.
+    pub fn send_info(&self) -> SendInfo {
+        SendInfo {
+            sndbuf: self.sndbuf,
+            wmem_queued: self.wmem_queued,
+            snd_wnd: self.snd_wnd,
+        }
+    }
 }
 
-/// The receiving side of a socket: its buffer (`sk_rcvbuf`) and the bytes
-/// received that the application has not read yet.
+/// The sending side of a socket: its buffer (`sk_sndbuf`), what its queued
+/// skbs are charged (`sk_wmem_queued`) and the window the peer advertised
+/// (`tcpi_snd_wnd`): the three limits a writer meets besides cwnd.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SendInfo {
+    pub sndbuf: u64,
+    pub wmem_queued: u64,
+    pub snd_wnd: u64,
+}
+
+/// The receiving side of a socket: its buffer (`sk_rcvbuf`), the bytes
+/// received that the application has not read yet, and what they are
+/// charged (`sk_rmem_alloc`, truesize: `ss -m`'s `r`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RecvInfo {
     pub rcvbuf: u64,
     pub unread: u64,
+    pub rmem_alloc: u64,
 }

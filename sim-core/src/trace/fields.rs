@@ -146,6 +146,11 @@ impl TraceEvent {
                 delivered,
                 ref info,
                 ref client,
+                // Not walked, so not hashed (as `TcpInfo`'s `ss`-only
+                // fields): the pinned hashes stay, and these readings
+                // follow from the records that are.
+                client_send: _,
+                server_recv: _,
             } => {
                 v.kind(Kind::Sample);
                 visit_sample(v, delivered, info, client);
@@ -293,4 +298,5 @@ fn visit_sample(v: &mut impl FieldVisitor, delivered: u64, info: &TcpInfo, clien
     v.field("notsent_bytes", Count(info.notsent_bytes));
     v.field("rcvbuf", Count(client.rcvbuf));
     v.field("unread", Count(client.unread));
+    // `rmem_alloc` is not walked (not hashed): `ss`'s reading of `unread`.
 }

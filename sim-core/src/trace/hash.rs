@@ -304,6 +304,7 @@ mod tests {
         let client = RecvInfo {
             rcvbuf: 19,
             unread: 20,
+            ..RecvInfo::default()
         };
         let (s, c) = (Side::Server, Side::Client);
         [
@@ -365,6 +366,8 @@ mod tests {
                 delivered: 21,
                 info,
                 client,
+                client_send: Default::default(),
+                server_recv: client,
             },
             TraceEvent::Sample {
                 delivered: 21,
@@ -373,6 +376,8 @@ mod tests {
                     ..info
                 },
                 client,
+                client_send: Default::default(),
+                server_recv: client,
             },
             TraceEvent::Established { side: c },
             TraceEvent::TransferComplete {

@@ -3,7 +3,7 @@
 //! disagree with each other.
 
 use crate::segment::{Segment, Side};
-use crate::tcp::info::{RecvInfo, TcpInfo};
+use crate::tcp::info::{RecvInfo, SendInfo, TcpInfo};
 use crate::time::SimTime;
 use std::ops::Range;
 
@@ -94,6 +94,11 @@ pub enum TraceEvent {
         info: TcpInfo,
         /// The client's receive buffer.
         client: RecvInfo,
+        /// The other way, client → server, the data's way in an upload
+        /// (seed case 5): the client's send buffer and the server's window,
+        /// and the server's receive buffer.
+        client_send: SendInfo,
+        server_recv: RecvInfo,
     },
     /// Handshake complete on this side.
     Established { side: Side },

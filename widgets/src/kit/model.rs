@@ -3,13 +3,13 @@
 
 use super::transport::StepIndex;
 use crate::series::{
-    ladder::Ladder, path::PathSeries, rtt::RttSeries, throughput::ThroughputSeries, tsg::TsgSeries,
-    window::WindowSeries,
+    buffers::BufferSeries, connections::ConnectionsSeries, ladder::Ladder, path::PathSeries,
+    rtt::RttSeries, throughput::ThroughputSeries, tsg::TsgSeries, window::WindowSeries,
 };
 use sim_core::analysis::{self, Summary};
 use sim_core::report;
 use sim_core::sim::RunResult;
-use sim_core::tcp::info::TcpInfo;
+use sim_core::tcp::info::{RecvInfo, SendInfo, TcpInfo};
 use sim_core::trace::{TraceEvent, TraceRecord};
 
 pub struct Model {
@@ -21,9 +21,11 @@ pub struct Model {
     pub tsg: TsgSeries,
     pub throughput: ThroughputSeries,
     pub rtt: RttSeries,
+    pub buffers: BufferSeries,
+    pub connections: ConnectionsSeries,
     pub steps: StepIndex,
-    /// The server socket's `TCP_INFO` at each sample, for `ss` at the cursor.
-    samples: Vec<(f64, TcpInfo)>,
+    /// Both sockets at each sample, for `ss` at the cursor.
+    samples: Vec<(f64, SsReading)>,
     /// The iperf3-style report, its header and one line per interval.
     pub iperf_lines: Vec<String>,
     pub iperf_interval_ns: f64,
@@ -52,15 +54,20 @@ impl Model {
         &self.sample_records
     }
 
-    /// The `ss -tin` line as of the last sample at or before `t_ns`; before
-    /// the server's socket is connected (or sampled), a line saying so.
+    /// `ss -tmi` on each host as of the last sample at or before `t_ns`:
+    /// the server's line, then what the samples know of the client's
+    /// socket; before the server's socket is connected (or sampled), a line
+    /// saying so.
     pub fn ss_at(&self, t_ns: f64) -> String {
         let established = self.path.established_ns;
         let i = self.samples.partition_point(|(t, _)| *t <= t_ns);
         match established {
             Some(e) if e as f64 <= t_ns && i > 0 => {
-                let (at, info) = &self.samples[i - 1];
-                report::ss_line_of(&self.run_scenario, info, *at as u64)
+                let (at, r) = &self.samples[i - 1];
+                let server =
+                    report::ss_line_of(&self.run_scenario, &r.info, &r.server_recv, *at as u64);
+                let client = report::ss_client_line(&r.client_recv, &r.client_send);
+                format!("server: {server}client: {client}")
             }
             _ => report::ss_no_connection(established.map(sim_core::time::SimTime)),
         }
@@ -104,6 +111,8 @@ pub struct ModelBuild {
     tsg: Option<TsgSeries>,
     throughput: Option<ThroughputSeries>,
     rtt: Option<RttSeries>,
+    buffers: Option<BufferSeries>,
+    connections: Option<ConnectionsSeries>,
     steps: Option<StepIndex>,
     summary: Option<Summary>,
     samples: Option<Samples>,
@@ -113,7 +122,7 @@ pub struct ModelBuild {
 
 impl ModelBuild {
     /// The parts [`step`](Self::step) builds one at a time.
-    pub const STAGES: usize = 10;
+    pub const STAGES: usize = 12;
 
     /// Builds the next part; true once all are built.
     pub fn step(&mut self, run: &RunResult) -> bool {
@@ -128,6 +137,8 @@ impl ModelBuild {
             7 => self.summary = Some(analysis::summarize(run)),
             8 => self.samples = Some(samples_of(run)),
             9 => self.iperf = Some(iperf_of(run)),
+            10 => self.buffers = Some(BufferSeries::from_run(run)),
+            11 => self.connections = Some(ConnectionsSeries::from_run(run)),
             _ => return true,
         }
         self.stage += 1;
@@ -147,7 +158,7 @@ impl ModelBuild {
         let (samples, sample_records) = self.samples.expect(built);
         let (iperf_lines, iperf_interval_ns) = self.iperf.expect(built);
         let mut summary = self.summary.expect(built);
-        correct_retransmissions(&mut summary, run, samples.last().map(|(_, i)| i));
+        correct_retransmissions(&mut summary, run, samples.last().map(|(_, r)| &r.info));
         Model {
             end_ns: end_ns(run),
             summary,
@@ -157,6 +168,8 @@ impl ModelBuild {
             tsg: self.tsg.expect(built),
             throughput: self.throughput.expect(built),
             rtt: self.rtt.expect(built),
+            buffers: self.buffers.expect(built),
+            connections: self.connections.expect(built),
             steps: self.steps.expect(built),
             samples,
             iperf_lines,
@@ -198,9 +211,17 @@ fn correct_retransmissions(summary: &mut Summary, run: &RunResult, last: Option<
     }
 }
 
-/// Flow 0's samples (time, `TCP_INFO`), for `ss` at the cursor, and every
-/// flow's sample records, for the CSV.
-type Samples = (Vec<(f64, TcpInfo)>, Vec<TraceRecord>);
+/// One sample of both sockets, as `ss` at the cursor reads it.
+struct SsReading {
+    info: TcpInfo,
+    server_recv: RecvInfo,
+    client_recv: RecvInfo,
+    client_send: SendInfo,
+}
+
+/// Flow 0's samples, for `ss` at the cursor, and every flow's sample
+/// records, for the CSV.
+type Samples = (Vec<(f64, SsReading)>, Vec<TraceRecord>);
 
 fn samples_of(run: &RunResult) -> Samples {
     let records: Vec<TraceRecord> = run
@@ -214,7 +235,21 @@ fn samples_of(run: &RunResult) -> Samples {
         .iter()
         .filter(|r| r.flow == 0)
         .filter_map(|r| match r.event {
-            TraceEvent::Sample { info, .. } => Some((r.time.0 as f64, info)),
+            TraceEvent::Sample {
+                info,
+                client,
+                client_send,
+                server_recv,
+                ..
+            } => Some((
+                r.time.0 as f64,
+                SsReading {
+                    info,
+                    server_recv,
+                    client_recv: client,
+                    client_send,
+                },
+            )),
             _ => None,
         })
         .collect();

@@ -94,7 +94,7 @@ pub fn text_panels(m: &Model, t: f64) -> Html {
     html! {
         <div class="tw-panels">
             <details><summary>{ "iperf3 report" }</summary><pre data-panel="iperf">{ m.iperf_until(t).join("\n") }</pre></details>
-            <details><summary>{ "ss -tin" }</summary><pre data-panel="ss">{ m.ss_at(t) }</pre></details>
+            <details><summary>{ "ss -tmi" }</summary><pre data-panel="ss">{ m.ss_at(t) }</pre></details>
             <details><summary>{ "ip tcp_metrics show" }</summary><pre data-panel="tcp-metrics">{ metrics }</pre></details>
             <details><summary>{ "Settings in effect" }</summary><dl class="tw-settings" data-panel="settings">{ for settings }</dl></details>
         </div>

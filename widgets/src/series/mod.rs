@@ -7,6 +7,8 @@
 
 pub mod annotations;
 pub mod bins;
+pub mod buffers;
+pub mod connections;
 pub mod ladder;
 pub mod path;
 pub mod rtt;

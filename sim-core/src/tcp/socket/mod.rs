@@ -448,6 +448,7 @@ impl Socket {
         RecvInfo {
             rcvbuf: self.rwin.rcvbuf(),
             unread: self.unread(),
+            rmem_alloc: self.rwin.rmem_alloc(),
         }
     }
 

@@ -90,6 +90,11 @@ fn event() -> impl Strategy<Value = TraceEvent> {
                 ..TcpInfo::default()
             },
             client: RecvInfo::default(),
+            client_send: Default::default(),
+            server_recv: RecvInfo {
+                rcvbuf: delivered ^ 7,
+                ..RecvInfo::default()
+            },
         }),
         (
             side(),

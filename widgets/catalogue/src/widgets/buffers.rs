@@ -327,6 +327,12 @@ const PRESETS: &[Preset] = &[
         notes: crate::prose!("A few segments per 40 ms. Source: 5.5 s, with a slow reader."),
     },
     Preset {
+        name: "rcvbuf-8k-40ms-today",
+        title: "Case 5 on today's kernel",
+        scenario: "seed-001-so-rcvbuf-8k-40ms-today.toml",
+        notes: crate::prose!("scaling_ratio offers more of the same 16 KB: a little faster, still slow."),
+    },
+    Preset {
         name: "rcvbuf-8k-0.1ms",
         title: "Case 5 at 0.1 ms",
         scenario: "seed-001-so-rcvbuf-8k-0.1ms.toml",
@@ -345,10 +351,22 @@ const PRESETS: &[Preset] = &[
         notes: crate::prose!("The read at 6 s sends the window update itself. Source: a 6 s stall."),
     },
     Preset {
+        name: "pauses-today",
+        title: "Case 6's 6 s pause on today's kernel",
+        scenario: "seed-001-receiver-pauses-today.toml",
+        notes: crate::prose!("The same stall: persist and the window update work as on 3.10."),
+    },
+    Preset {
         name: "no-window-scaling",
         title: "Case 7: no window scaling, 35 ms",
         scenario: "seed-000-no-window-scaling.toml",
         notes: crate::prose!("65535 B per 35 ms: about 1.8 MB/s on 1 Gbit/s."),
+    },
+    Preset {
+        name: "no-window-scaling-today",
+        title: "Case 7 on today's kernel",
+        scenario: "seed-000-no-window-scaling-today.toml",
+        notes: crate::prose!("The same 64 KB ceiling: no kernel can scale a window its peer never offered."),
     },
 ];
 

@@ -217,3 +217,39 @@ fn a_paused_reader_stalls_the_push_until_it_reads_again() {
         assert!(done.0 > v.duration(READ_RESUME).0, "{kernel:?}");
     }
 }
+
+/// Cases 5 to 7 on today's kernel, as presets: each is its seed preset's
+/// path, transfer and socket options on hosts booted with today's defaults
+/// (so `wmem_max`, `tcp_rmem` and the rest are today's, not the seed's).
+#[test]
+fn todays_presets_are_the_seed_cases_on_todays_hosts() {
+    for name in ["rcvbuf-8k-40ms", "pauses", "no-window-scaling", "sndbuf-16k"] {
+        let (seed, today) = (scenario(&preset(name)), scenario(&preset(&format!("{name}-today"))));
+        assert_eq!((&today.path, &today.app), (&seed.path, &seed.app), "{name}");
+        for (a, b) in [(&today.server, &seed.server), (&today.client, &seed.client)] {
+            assert_eq!(a.kernel, Some(Kernel::Today), "{name}");
+            assert_eq!(a.sender.so_sndbuf, b.sender.so_sndbuf, "{name}");
+            assert_eq!(a.receiver.so_rcvbuf, b.receiver.so_rcvbuf, "{name}");
+            assert_eq!(a.receiver.window_scaling, b.receiver.window_scaling, "{name}");
+        }
+    }
+}
+
+/// The today presets' figures: case 5's window is today's `scaling_ratio`
+/// share of the doubled 8 KB (at most the whole 16 KB), case 6's stall
+/// ends with the read at 6 s, case 7 stays under 65535 B per 35 ms.
+#[test]
+fn todays_presets_show_the_same_limits() {
+    let r = run(&preset("rcvbuf-8k-40ms-today"));
+    let wnd = max_wnd(&r, Side::Server);
+    assert!((4 * 1448..=16_384).contains(&wnd), "{wnd}");
+    let t = summarize(&r).completion.unwrap().0 as f64 / 1e9;
+    assert!(t >= 376.0 * 1024.0 / 16_384.0 * 0.040, "{t} s");
+    let pauses = preset("pauses-today");
+    let done = summarize(&run(&pauses)).completion.expect("completes");
+    assert!(done.0 > pauses.duration(READ_RESUME).0);
+    let r = run(&preset("no-window-scaling-today"));
+    assert!(max_wnd(&r, Side::Client) <= 65_535);
+    let g = goodput_bps(&r);
+    assert!(g < 65_535.0 * 8.0 / 0.035 && g > 0.8 * 65_535.0 * 8.0 / 0.035, "{g}");
+}
