@@ -3,8 +3,7 @@
 
 use super::{DropSection, FileError, OutageSection, PathSection, err};
 use crate::config::{
-    Direction, DropRule, DropTarget, LossDirection, LossPosition, Outage, PathConfig,
-    Transmission,
+    Direction, DropRule, DropTarget, LossDirection, LossPosition, Outage, PathConfig, Transmission,
 };
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;

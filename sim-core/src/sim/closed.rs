@@ -33,7 +33,8 @@ impl World {
     /// still listens, and takes a retried SYN as a new request; the model
     /// opens no second request, so that SYN is dropped unanswered.
     pub(super) fn no_tcp_socket(&mut self, now: SimTime, flow: u16, to: Side, seg: &Segment) {
-        let forgotten = self.flows[flow as usize].socket(to).gave_up() == Some(GiveUp::SynAckRetries);
+        let forgotten =
+            self.flows[flow as usize].socket(to).gave_up() == Some(GiveUp::SynAckRetries);
         if forgotten && seg.flags.syn && !seg.flags.ack {
             return;
         }
@@ -73,7 +74,9 @@ impl World {
                 };
                 self.queue.push_in_order(lane, at, event);
             }
-            None => self.trace.push(now, TraceEvent::SegmentDropped { seg: rst }),
+            None => self
+                .trace
+                .push(now, TraceEvent::SegmentDropped { seg: rst }),
         }
     }
 
