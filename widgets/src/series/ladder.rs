@@ -77,9 +77,9 @@ impl Transmission {
             (f.rst, "RST"),
             (f.ack, "ACK"),
         ]
-            .into_iter()
-            .filter_map(|(on, name)| on.then_some(name))
-            .collect();
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
         names.join(" ")
     }
 
