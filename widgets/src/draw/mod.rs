@@ -4,8 +4,10 @@
 pub mod annotations;
 pub mod axis;
 pub mod backend;
+pub mod bbr_estimates;
 mod canvas_backend;
 pub mod chart_frame;
+pub mod cubic_curve;
 pub mod hover_line;
 pub mod ladder;
 pub mod log_scale;

@@ -11,6 +11,7 @@ use sim_core::units::Within;
 
 const SRTT_W: f64 = 2.5;
 const SAMPLE_W: f64 = 1.5;
+const MIN_RTT_W: f64 = 1.5;
 
 /// The top of the y axis for `data` alone; compare mode gives both runs
 /// the higher of their two.
@@ -34,10 +35,16 @@ pub fn draw<DB: DrawingBackend>(
     let fmt = |v: &f64| frame::fmt_axis(v / 1e6, y_max / 1e6);
     let sample_style = f.line(series(1), SAMPLE_W);
     let srtt_style = f.line(series(0), SRTT_W);
-    let entries = [
+    // BBR's min_rtt filter (10 s window, `bbr_update_min_rtt`): dashed, as
+    // the estimate it is; with max_bw it makes the BDP on the cwnd chart.
+    let min_rtt_style = f.line(series(2), MIN_RTT_W);
+    let mut entries = vec![
         ("RTT sample", Key::Circle(sample_style)),
         ("srtt (smoothed)", Key::Line(srtt_style)),
     ];
+    if !data.min_rtt.is_empty() {
+        entries.push(("BBR min_rtt", Key::Dashed(min_rtt_style)));
+    }
     let mut chart = frame::chart(
         root,
         &f,
@@ -78,6 +85,16 @@ pub fn draw<DB: DrawingBackend>(
     );
     frame::draw_paths(&mut chart, srtt_future, f.faint(SRTT_W))?;
     frame::draw_paths(&mut chart, srtt_past, srtt_style)?;
+    for (past, style) in [(false, f.faint(MIN_RTT_W)), (true, min_rtt_style)] {
+        let cols = data.min_rtt.columns(col, cursor_ns, past);
+        let paths = if past {
+            frame::step_paths(&cols, 0.0, f64::NAN, x_cursor, y_max)
+        } else {
+            let held = data.min_rtt.last_before(cursor_ns);
+            frame::step_paths(&cols, x_cursor, held, x_end, y_max)
+        };
+        frame::draw_dashed(&mut chart, &f, paths, style)?;
+    }
     frame::cursor(&mut chart, &f, cursor_ns)?;
     frame::finish(root, &chart)
 }

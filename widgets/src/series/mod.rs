@@ -7,6 +7,7 @@
 
 pub mod annotations;
 pub mod bins;
+pub mod cc_state;
 pub mod ladder;
 pub mod path;
 pub mod rtt;
