@@ -4,7 +4,6 @@
 //! from the epoch's start to the next loss, and K marked where the curve
 //! reaches W_max before that loss. cwnd follows the curve about one RTT
 //! behind: the kernel aims each update one min RTT ahead (`t += delay_min`).
-//! In colour up to the cursor, faint after it, as the other lines.
 
 use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key};
 use crate::palette::{mix, series};
@@ -41,47 +40,45 @@ pub fn draw<'a, DB: DrawingBackend + 'a>(
     let col = frame::column_ns(chart, f);
     let x_end = chart.x_range().end;
     for e in epochs {
+        // Drawn to the cursor only: a curve says where the window is headed,
+        // which the faint future of the lines already shows.
         let end = e.end_ns.min(x_end);
-        // Past (to the cursor) in colour, the rest faint.
-        for (a, b, past) in [
-            (e.start_ns, end.min(cursor_ns), true),
-            (e.start_ns.max(cursor_ns), end, false),
-        ] {
-            if b <= a {
-                continue;
-            }
-            let (dashed, pale) = if past {
-                (f.line(series(1), W), f.line(curve_colour(f), W))
-            } else {
-                (f.faint(1.0), f.faint(1.0))
-            };
-            if e.w_max as f64 <= y_max {
-                let y = y_axis(e.w_max as f64);
-                frame::draw_dashed(chart, f, vec![vec![(a, y), (b, y)]], dashed)?;
-            }
-            // Two columns a step: smooth at any zoom, O(width) in all.
-            let steps = ((b - a) / (2.0 * col)).ceil().max(1.0) as usize;
-            let mut paths = vec![Vec::new()];
-            for i in 0..=steps {
-                let t = a + (b - a) * i as f64 / steps as f64;
-                let w = e.w(t);
-                if w > 0.0 && w <= y_max {
-                    paths.last_mut().expect("one").push((t, y_axis(w)));
-                } else if !paths.last().expect("one").is_empty() {
-                    paths.push(Vec::new());
-                }
-            }
-            frame::draw_paths(chart, paths, pale)?;
+        let (a, b) = (e.start_ns, end.min(cursor_ns));
+        if b <= a {
+            continue;
         }
+        if e.w_max as f64 <= y_max {
+            let y = y_axis(e.w_max as f64);
+            frame::draw_dashed(chart, f, vec![vec![(a, y), (b, y)]], f.line(series(1), W))?;
+        }
+        // Two columns a step: smooth at any zoom, O(width) in all.
+        let steps = ((b - a) / (2.0 * col)).ceil().max(1.0) as usize;
+        let (mut paths, mut cur) = (Vec::new(), Vec::new());
+        for i in 0..=steps {
+            let t = a + (b - a) * i as f64 / steps as f64;
+            let w = e.w(t);
+            if w > 0.0 && w <= y_max {
+                cur.push((t, y_axis(w)));
+            } else {
+                paths.push(std::mem::take(&mut cur));
+            }
+        }
+        paths.push(cur);
+        paths.retain(|p| p.len() > 1);
+        frame::draw_paths(chart, paths, f.line(curve_colour(f), W))?;
         let k_ns = e.start_ns + e.k_s * 1e9;
         if k_ns < end && k_ns <= cursor_ns && e.origin as f64 <= y_max {
-            let p = (k_ns, y_axis(e.origin as f64));
-            let style = f.line(series(1), W);
-            chart.draw_series([Circle::new(p, f.px(3.0), style)])?;
-            // Above and right of the mark, clear of the cwnd line under it.
-            let colour = series(1);
-            let label = Text::new("K", (f.px(4.0), -f.px(16.0)), f.font().color(&colour));
-            chart.draw_series([EmptyElement::at(p) + label])?;
+            // K: a tick across W_max, named above and right of it, clear of
+            // the cwnd line (drawn as the lines and the band's names are).
+            let y = y_axis(e.origin as f64);
+            let d = chart.y_range().end * 0.05;
+            let tick = vec![vec![(k_ns, y - d), (k_ns, y + d)]];
+            frame::draw_paths(chart, tick, f.line(series(1), W))?;
+            let area = chart.plotting_area().strip_coord_spec();
+            let (bx, by) = area.get_base_pixel();
+            let (x, y) = chart.backend_coord(&(k_ns, y));
+            let at = (x - bx + f.px(3.0), y - by - f.px(18.0));
+            area.draw(&Text::new("K", at, f.font().color(&series(1))))?;
         }
     }
     Ok(())

@@ -7,7 +7,6 @@ use crate::palette::{Palette, series};
 use crate::series::rtt::RttSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use sim_core::units::Within;
 
 const SRTT_W: f64 = 2.5;
 const SAMPLE_W: f64 = 1.5;
@@ -58,7 +57,6 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
-    let x_cursor = cursor_ns.within(0.0, x_end);
     for past in [false, true] {
         let samples = data.sample_bins.columns(col, cursor_ns, past);
         let style = if past {
@@ -69,32 +67,12 @@ pub fn draw<DB: DrawingBackend>(
         frame::draw_scatter(&mut chart, &f, &samples, style, y_max)?;
     }
     // srtt is defined from the first sample on: no value is held before it.
-    let srtt_past = frame::step_paths(
-        &data.srtt.columns(col, cursor_ns, true),
-        0.0,
-        f64::NAN,
-        x_cursor,
-        y_max,
-    );
-    let srtt_future = frame::step_paths(
-        &data.srtt.columns(col, cursor_ns, false),
-        x_cursor,
-        data.srtt.last_before(cursor_ns),
-        x_end,
-        y_max,
-    );
-    frame::draw_paths(&mut chart, srtt_future, f.faint(SRTT_W))?;
-    frame::draw_paths(&mut chart, srtt_past, srtt_style)?;
-    for (past, style) in [(false, f.faint(MIN_RTT_W)), (true, min_rtt_style)] {
-        let cols = data.min_rtt.columns(col, cursor_ns, past);
-        let paths = if past {
-            frame::step_paths(&cols, 0.0, f64::NAN, x_cursor, y_max)
-        } else {
-            let held = data.min_rtt.last_before(cursor_ns);
-            frame::step_paths(&cols, x_cursor, held, x_end, y_max)
-        };
-        frame::draw_dashed(&mut chart, &f, paths, style)?;
-    }
+    let [past, future] = frame::step_split(&data.srtt, col, cursor_ns, x_end, y_max);
+    frame::draw_paths(&mut chart, future, f.faint(SRTT_W))?;
+    frame::draw_paths(&mut chart, past, srtt_style)?;
+    let [past, future] = frame::step_split(&data.min_rtt, col, cursor_ns, x_end, y_max);
+    frame::draw_dashed(&mut chart, &f, future, f.faint(MIN_RTT_W))?;
+    frame::draw_dashed(&mut chart, &f, past, min_rtt_style)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     frame::finish(root, &chart)
 }

@@ -105,12 +105,7 @@ pub fn draw_scaled<DB: DrawingBackend>(
     // Each line's faint future goes under every line's coloured past.
     let mut past_lines = Vec::new();
     for (binned, colour, w, dashed) in colours {
-        let held = binned.last_before(cursor_ns);
-        let before = binned.columns(col, cursor_ns, true);
-        let after = binned.columns(col, cursor_ns, false);
-        let x_cursor = cursor_ns.within(0.0, x_end);
-        let past = frame::step_paths(&before, 0.0, f64::NAN, x_cursor, y_max);
-        let future = frame::step_paths(&after, x_cursor, held, x_end, y_max);
+        let [past, future] = frame::step_split(binned, col, cursor_ns, x_end, y_max);
         draw_lines(&mut chart, &f, on_axis(future, log), f.faint(w), dashed)?;
         past_lines.push((on_axis(past, log), f.line(colour, w), dashed));
     }

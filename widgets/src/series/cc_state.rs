@@ -4,13 +4,16 @@
 //! - BBR: its model's BDP, max_bw × min_rtt, in segments (`bbr_bdp`, what
 //!   its cwnd target of 2·BDP is built from), its min_rtt estimate, and
 //!   ProbeBW's gain phase (pacing gain 1.25 up-probe, 0.75 drain, 1 cruise).
-//! - CUBIC: each epoch's curve, `W(t) = origin + C·(t − K)³` from the epoch's
-//!   start (`bictcp_update`), with W_max, from the first sample that shows
-//!   the epoch to the next reduction of cwnd (the next loss).
+//! - CUBIC: each epoch after a loss, with W_max and K: the curve
+//!   `W(t) = origin + C·(t − K)³` from the epoch's start (`bictcp_update`)
+//!   to the first cwnd reduction after the last sample that shows it (the
+//!   next loss).
 //!
-//! The samples are taken every RTT/20 in the widgets (`kit::scenario`), so
-//! a phase change is placed at most that late; an epoch's start is exact
-//! (the socket exports it).
+//! Per-sample state rather than a trace record per epoch or phase: the
+//! samples are not hashed field by field (golden hashes stay), and in the
+//! widgets they are taken every RTT/20 (`kit::scenario`), so a phase change
+//! is placed at most that late; an epoch's start is exact (the socket
+//! exports it), but an epoch shorter than a sample interval is not seen.
 
 use super::bins::Binned;
 use super::window::WindowPoint;
@@ -82,15 +85,16 @@ impl CcState {
                     bw,
                     min_rtt_us,
                     pacing_gain,
-                    cwnd_gain,
+                    ..
                 } => {
                     let segs = bw as f64 * rtt_ns(min_rtt_us) / 1e9 / mss;
                     s.max_bdp = s.max_bdp.max(if segs.is_finite() { segs } else { 0.0 });
                     bdp.push((t, segs, segs));
-                    // ProbeBW is the one mode with cwnd gain 2 (`bbr_update_gains`).
-                    let phase = match (pacing_gain, cwnd_gain) {
-                        (320, 512) => GainPhase::Up,
-                        (192, 512) => GainPhase::Down,
+                    // Gains of 1.25 and 0.75 are ProbeBW's alone (`bbr_update_gains`:
+                    // Startup 2.89, Drain 0.35, ProbeRTT and a policed ProbeBW 1).
+                    let phase = match pacing_gain {
+                        320 => GainPhase::Up,
+                        192 => GainPhase::Down,
                         _ => GainPhase::Cruise,
                     };
                     if s.phases.last().map_or(GainPhase::Cruise, |p| p.1) != phase {
@@ -123,18 +127,15 @@ impl CcState {
         }
         s.bdp = Binned::build(end_ns, bdp);
         // An epoch ends where cwnd next falls after its last sample.
-        s.epochs = epochs
-            .into_iter()
-            .map(|(mut e, seen)| {
-                let i = points.partition_point(|p| p.t_ns <= seen).max(1);
-                e.end_ns = points[i..]
-                    .iter()
-                    .zip(&points[i - 1..])
-                    .find(|(p, prev)| p.cwnd < prev.cwnd)
-                    .map_or(end_ns, |(p, _)| p.t_ns);
-                e
-            })
-            .collect();
+        for (mut e, seen) in epochs {
+            let i = points.partition_point(|p| p.t_ns <= seen).max(1);
+            e.end_ns = points[i..]
+                .iter()
+                .zip(&points[i - 1..])
+                .find(|(p, prev)| p.cwnd < prev.cwnd)
+                .map_or(end_ns, |(p, _)| p.t_ns);
+            s.epochs.push(e);
+        }
         s
     }
 
@@ -158,18 +159,15 @@ fn rtt_ns(min_rtt_us: u32) -> f64 {
 /// BBR's min_rtt estimate (ns) at each sample of flow 0, for the RTT chart;
 /// empty for other algorithms.
 pub fn bbr_min_rtt(run: &RunResult, end_ns: f64) -> Binned {
-    Binned::build(
-        end_ns,
-        run.trace.flow_summary(0).filter_map(|r| match r.event {
-            TraceEvent::Sample {
-                info:
-                    sim_core::tcp::info::TcpInfo {
-                        cc: CcInfo::Bbr { min_rtt_us, .. },
-                        ..
-                    },
-                ..
-            } => Some((r.time.0 as f64, rtt_ns(min_rtt_us), rtt_ns(min_rtt_us))),
-            _ => None,
-        }),
-    )
+    // Collected first: `Binned::build` over a `Vec`, as for the BDP, is one
+    // copy of it in the wasm.
+    let mut items = Vec::new();
+    for r in run.trace.flow_summary(0) {
+        if let TraceEvent::Sample { info, .. } = r.event
+            && let CcInfo::Bbr { min_rtt_us, .. } = info.cc
+        {
+            items.push((r.time.0 as f64, rtt_ns(min_rtt_us), rtt_ns(min_rtt_us)));
+        }
+    }
+    Binned::build(end_ns, items)
 }
