@@ -21,7 +21,7 @@
 
 use super::hystart::HyStart;
 use super::slow_start::{tcp_cong_avoid_ai, tcp_slow_start};
-use super::{AckSample, CaState, CongestionOps, ControlBlock, CwndEvent};
+use super::{AckSample, CaState, CcInfo, CongestionOps, ControlBlock, CwndEvent};
 use crate::time::{self, HZ, SimTime};
 
 /// `BICTCP_BETA_SCALE`.
@@ -255,6 +255,18 @@ impl CongestionOps for Cubic {
     fn undo_cwnd(&self, cb: &ControlBlock) -> u32 {
         cb.cwnd.max(self.last_max_cwnd)
     }
+
+    /// The current epoch's curve (Linux's CUBIC exports none: see `CcInfo`).
+    /// `epoch_start` is in `jiffies()`, one past the clock's jiffy.
+    fn get_info(&self, _cb: &ControlBlock) -> CcInfo {
+        CcInfo::Cubic {
+            epoch_start_ns: (self.epoch_start != 0)
+                .then(|| (self.epoch_start - 1) * time::JIFFY_NS),
+            w_max: self.last_max_cwnd,
+            k: self.k,
+            origin_point: self.origin_point,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -378,6 +390,35 @@ mod tests {
         assert!(at(59) > 100.0, "beyond K it probes above W_max: {}", at(59));
         // Concave before K: the first 10 RTTs gain more than the 10 before K.
         assert!(w[10] - w[0] > w[42] - w[32], "{w:?}");
+    }
+
+    /// The exported epoch: W_max and K as `bictcp_update` set them, the
+    /// epoch's start back on the simulated clock; none between a reduction
+    /// and the first ACK grown after it.
+    #[test]
+    fn get_info_exports_the_epochs_curve() {
+        let mut c = Cubic::default();
+        let mut cb = ControlBlock::new(10);
+        cb.cwnd = 100;
+        cb.ssthresh = c.ssthresh(&cb);
+        cb.cwnd = cb.ssthresh;
+        let none = CcInfo::Cubic {
+            epoch_start_ns: None,
+            w_max: 100,
+            k: 0,
+            origin_point: 0,
+        };
+        assert_eq!(c.get_info(&cb), none);
+        c.cong_avoid(&mut cb, 1, SimTime(5_000_300_000));
+        assert_eq!(
+            c.get_info(&cb),
+            CcInfo::Cubic {
+                epoch_start_ns: Some(5_000_000_000),
+                w_max: 100,
+                k: 4316,
+                origin_point: 100,
+            }
+        );
     }
 
     #[test]

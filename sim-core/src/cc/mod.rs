@@ -13,11 +13,13 @@
 mod bbr;
 mod cubic;
 pub mod hystart;
+mod info;
 mod reno;
 pub mod slow_start;
 
 pub use bbr::Bbr;
 pub use cubic::{Cubic, cubic_root};
+pub use info::CcInfo;
 pub use reno::Reno;
 
 use crate::time::{SimDuration, SimTime};
@@ -198,6 +200,11 @@ pub trait CongestionOps {
     fn mode(&self) -> Option<&'static str> {
         None
     }
+    /// `.get_info`: the algorithm's own state for `TCP_INFO`'s readers
+    /// (`ss -i`'s `bbr:(...)`); nothing by default, as for Reno.
+    fn get_info(&self, _cb: &ControlBlock) -> CcInfo {
+        CcInfo::None
+    }
 }
 
 /// The algorithms the simulator knows, by kernel name.
@@ -272,6 +279,9 @@ impl Algorithm {
     }
     pub fn mode(&self) -> Option<&'static str> {
         self.ops().mode()
+    }
+    pub fn get_info(&self, cb: &ControlBlock) -> CcInfo {
+        self.ops().get_info(cb)
     }
     /// Seeds an algorithm that draws random numbers (BBR's first ProbeBW
     /// phase), so that parallel flows differ yet every run is reproducible.

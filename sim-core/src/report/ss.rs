@@ -109,12 +109,13 @@ pub fn ss_line_of(
         + &ago("lastrcv", info.last_data_recv_ns)
         + &ago("lastack", info.last_ack_recv_ns)
         + &field("unacked", info.in_flight as u64);
+    let cc = cc_info(&info.cc);
     let notsent = match info.notsent_bytes {
         0 => String::new(),
         n => format!(" notsent:{n}"),
     };
     format!(
-        "{} {}{ws} rto:{} rtt:{}/{}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{} send {}Mbps{last} snd_wnd:{}{notsent}\n",
+        "{} {}{ws} rto:{} rtt:{}/{}{ato} mss:{mss} cwnd:{}{} bytes_sent:{} bytes_retrans:{} bytes_acked:{} segs_out:{} segs_in:{} data_segs_out:{}{cc} send {}Mbps{last} snd_wnd:{}{notsent}\n",
         skmem(recv, &info.send_info()),
         sc.server.sender.congestion_control.name(),
         crate::decimal_text::fixed(info.rto_ns as f64 / 1e6, 0),
@@ -150,6 +151,65 @@ pub fn ss_client_line(recv: &RecvInfo, send: &SendInfo) -> String {
     format!("{} snd_wnd:{}\n", skmem(recv, send), send.snd_wnd)
 }
 
+/// The `.get_info` block `ss -i` prints after the counters (iproute2
+/// `tcp_show_info`): for BBR, `bbr:(bw:…bps,mrtt:…,pacing_gain:…,cwnd_gain:…)`
+/// with bw in bits per second through `sprint_bw`, min_rtt in ms and the
+/// gains over 256, each `%g`; a gain of 0 is left out, as `ss` does.
+/// Nothing for other algorithms (Linux's CUBIC and Reno have no `.get_info`).
+fn cc_info(cc: &crate::cc::CcInfo) -> String {
+    let crate::cc::CcInfo::Bbr {
+        bw,
+        min_rtt_us,
+        pacing_gain,
+        cwnd_gain,
+    } = *cc
+    else {
+        return String::new();
+    };
+    let gain = |name: &str, g: u32| match g {
+        0 => String::new(),
+        g => format!(",{name}:{}", printf_g(g as f64 / 256.0)),
+    };
+    format!(
+        " bbr:(bw:{}bps,mrtt:{}{}{})",
+        sprint_bw(bw as f64 * 8.0),
+        printf_g(min_rtt_us as f64 / 1000.0),
+        gain("pacing_gain", pacing_gain),
+        gain("cwnd_gain", cwnd_gain)
+    )
+}
+
+/// iproute2's `sprint_bw` as the rest of this line prints rates (`send`):
+/// `%.1fM` above 10^6, `%.1fK` above 10^3, else `%g`.
+fn sprint_bw(bps: f64) -> String {
+    use crate::decimal_text::fixed;
+    if bps > 1e6 {
+        fixed(bps / 1e6, 1) + "M"
+    } else if bps > 1e3 {
+        fixed(bps / 1e3, 1) + "K"
+    } else {
+        printf_g(bps)
+    }
+}
+
+/// C's `%g` for the values `ss` prints with it (0 or 10^-4 ≤ x < 10^6):
+/// six significant digits, trailing zeros dropped.
+fn printf_g(x: f64) -> String {
+    let mut e = 0i32;
+    while e > -4 && x < 10f64.powi(e) {
+        e -= 1;
+    }
+    while x >= 10f64.powi(e + 1) {
+        e += 1;
+    }
+    let text = crate::decimal_text::fixed(x, (5 - e).max(0) as usize);
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
 /// `ip tcp_metrics show` for the server's cache of the client, at the end of the run.
 pub fn tcp_metrics_show(run: &RunResult) -> String {
     let end = run
@@ -163,6 +223,7 @@ pub fn tcp_metrics_show(run: &RunResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::{ss_client_line, ss_line_of};
+    use crate::cc::CcInfo;
     use crate::config::Scenario;
     use crate::tcp::info::{RecvInfo, SendInfo, TcpInfo};
 
@@ -210,5 +271,49 @@ mod tests {
             ss_client_line(&full, &send),
             "skmem:(r1048000,rb1048576,tb87040,w0) snd_wnd:65160\n"
         );
+    }
+
+    #[test]
+    fn only_bbr_prints_a_model() {
+        let quiet = TcpInfo::default();
+        assert!(!ss_line_of(&Scenario::default(), &quiet, &SERVER_RECV, 0).contains("bbr:"));
+    }
+
+    /// `bbr_get_info`'s figures as iproute2 prints them: bw (bytes/s) × 8
+    /// through `sprint_bw`, min_rtt µs / 1000 and the gains / 256 as `%g`,
+    /// between the counters and `send`.
+    #[test]
+    fn a_bbr_socket_shows_its_model() {
+        let info = TcpInfo {
+            cc: CcInfo::Bbr {
+                bw: 13_687_500,
+                min_rtt_us: 210_043,
+                pacing_gain: 739,
+                cwnd_gain: 512,
+            },
+            ..TcpInfo::default()
+        };
+        let line = ss_line_of(&Scenario::default(), &info, &SERVER_RECV, 0);
+        assert!(
+            line.contains(" bbr:(bw:109.5Mbps,mrtt:210.043,pacing_gain:2.88672,cwnd_gain:2) send "),
+            "{line}"
+        );
+        let drain = TcpInfo {
+            cc: CcInfo::Bbr {
+                bw: 100,
+                min_rtt_us: 500,
+                pacing_gain: 88,
+                cwnd_gain: 0,
+            },
+            ..info
+        };
+        let line = ss_line_of(&Scenario::default(), &drain, &SERVER_RECV, 0);
+        assert!(
+            line.contains(" bbr:(bw:800bps,mrtt:0.5,pacing_gain:0.34375) "),
+            "{line}"
+        );
+        assert_eq!(super::sprint_bw(8_000.0), "8.0K");
+        assert_eq!(super::printf_g(1234.5678), "1234.57");
+        assert_eq!(super::printf_g(0.0), "0");
     }
 }

@@ -71,6 +71,8 @@ pub struct TcpInfo {
     pub last_data_sent_ns: u64,
     pub last_data_recv_ns: u64,
     pub last_ack_recv_ns: u64,
+    /// The congestion-control module's own state (`.get_info`).
+    pub cc: crate::cc::CcInfo,
 }
 
 impl TcpInfo {

@@ -24,6 +24,9 @@ pub enum Kind {
     Count,
     /// A probability; written `3e-5`, `0.00003` or `0.003%`.
     Ratio,
+    /// A multiple of a quantity the widget derives from other values (a
+    /// queue in BDPs: rate × RTT); written `2` or `2BDP`, shown `2 BDP`.
+    Multiple(&'static str),
     /// One of named options, stored as its index (a select, or a toggle when
     /// the options are `off` and `on`).
     Choice(&'static [&'static str]),
@@ -110,6 +113,16 @@ impl ParamSpec {
                     ))),
                 }
             }
+            Kind::Multiple(unit) => {
+                let t = text.trim();
+                let number = t.strip_suffix(unit).unwrap_or(t).trim();
+                match parse_f64(number) {
+                    Some(v) if v.is_finite() => Ok(v),
+                    _ => Err(err(format!(
+                        "`{t}` is not a number of {unit}s (write 2 or 0.5)"
+                    ))),
+                }
+            }
             Kind::Choice(options) => {
                 let t = text.trim();
                 options
@@ -158,6 +171,7 @@ impl ParamSpec {
             Kind::Count => format!("{}", v.round() as i64),
             Kind::Ratio if v >= 1e-3 => format!("{} %", shortest(sig3(v * 100.0))),
             Kind::Ratio => shortest_exp(sig3(v)),
+            Kind::Multiple(unit) => format!("{} {unit}", shortest(sig3(v))),
             Kind::Choice(options) => options
                 .get(v.max(0.0).round() as usize)
                 .unwrap_or(&"?")
@@ -171,7 +185,7 @@ impl ParamSpec {
     pub fn exact_text(&self, v: f64) -> String {
         match self.kind {
             // Rust prints the shortest text that parses back to the same f64.
-            Kind::Ratio => return shortest(v),
+            Kind::Ratio | Kind::Multiple(_) => return shortest(v),
             Kind::Choice(_) => return self.format(v),
             _ => {}
         }
@@ -195,7 +209,7 @@ impl ParamSpec {
                 (1 << 10, "KiB"),
                 (1, ""),
             ],
-            Kind::Count | Kind::Ratio | Kind::Choice(_) => &[(1, "")],
+            Kind::Count | Kind::Ratio | Kind::Multiple(_) | Kind::Choice(_) => &[(1, "")],
         };
         let (div, unit) = units
             .iter()
@@ -236,13 +250,14 @@ impl ParamSpec {
             (Kind::Bytes, "KiB") => 1024.0,
             (Kind::Bytes, "B") => 1.0,
             (Kind::Ratio, "%") => 0.01,
+            (Kind::Multiple(_), _) => 1.0,
             _ => return self.exact_text(v),
         };
         let reads_back = |text: &str| {
             self.parse_unchecked(text).is_ok_and(|r| match self.kind {
                 // A percentage is a decimal times 0.01, which binary floating
                 // point rounds: equal to the last bit is too much to ask.
-                Kind::Ratio => (r - v).abs() <= v.abs() * 1e-12,
+                Kind::Ratio | Kind::Multiple(_) => (r - v).abs() <= v.abs() * 1e-12,
                 _ => r == v,
             })
         };
@@ -294,7 +309,7 @@ impl ParamSpec {
         if !self.log || v <= 0.0 {
             return v.round();
         }
-        if self.kind == Kind::Ratio {
+        if matches!(self.kind, Kind::Ratio | Kind::Multiple(_)) {
             return sig3(v);
         }
         let mag = 10f64.powf(v.log10().floor() - 2.0);

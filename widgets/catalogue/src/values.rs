@@ -34,6 +34,10 @@ pub struct Count;
 /// A probability, written `3e-5`, `0.00003` or `0.003%`; read as an `f64`.
 #[derive(Clone, Copy, Debug)]
 pub struct Ratio;
+/// A number of bandwidth-delay products, written `2` or `0.5BDP`; read as
+/// an `f64` (the widget turns it into bytes from its rate and RTT).
+#[derive(Clone, Copy, Debug)]
+pub struct Bdps;
 
 /// What a parameter holds: how its text is read ([`Kind`]), and how its
 /// value is stored as an `f64` in base units and read back.
@@ -73,16 +77,23 @@ macro_rules! whole_number_kind {
 
 whole_number_kind!(Rate => u64, Bytes => u64, Count => u32);
 
-impl ParamKind for Ratio {
-    const KIND: Kind = Kind::Ratio;
-    type Value = f64;
-    fn to_base(value: f64) -> f64 {
-        value
-    }
-    fn from_base(base: f64) -> f64 {
-        base
-    }
+/// Kinds held as the `f64` itself.
+macro_rules! real_number_kind {
+    ($($kind:ident => $k:expr),*) => {$(
+        impl ParamKind for $kind {
+            const KIND: Kind = $k;
+            type Value = f64;
+            fn to_base(value: f64) -> f64 {
+                value
+            }
+            fn from_base(base: f64) -> f64 {
+                base
+            }
+        }
+    )*};
 }
+
+real_number_kind!(Ratio => Kind::Ratio, Bdps => Kind::Multiple("BDP"));
 
 /// A choice among named options (a select, or a toggle for `off`/`on`),
 /// stored as the option's index.
@@ -329,6 +340,10 @@ impl Values {
     }
 
     pub fn ratio(&self, param: Param<Ratio>) -> f64 {
+        self.get(param)
+    }
+
+    pub fn bdps(&self, param: Param<Bdps>) -> f64 {
         self.get(param)
     }
 

@@ -156,3 +156,40 @@ fn the_new_controls_reach_the_scenario() {
     set(&mut values, "loss_in", "none");
     assert_eq!(spec.scenario_of(&values).path.loss, 0.0);
 }
+
+/// The presets' files give the queue as `queue_bdp`: each preset reads it
+/// back in BDPs (2, or 0.1 for the shallow queue), and a queue in BDPs
+/// follows the rate and RTT sliders where one in bytes stays put.
+#[test]
+fn the_queue_is_read_and_set_in_bdps() {
+    use widget_catalogue::widgets::long_fat::{BANDWIDTH, QUEUE, QUEUE_BDP, QUEUE_IN, RTT};
+    let index = |name: &str| WIDGET.params.iter().position(|p| p.name == name).unwrap();
+    let (unit, bdps) = (index(QUEUE_IN.spec.name), index(QUEUE_BDP.spec.name));
+    for (preset, expect) in [
+        ("seed-003-cubic", 2.0),
+        ("shallow-queue-bbr", 0.1),
+        ("ten-flows", 2.0),
+    ] {
+        let v = WIDGET.preset_values(preset).unwrap();
+        assert_eq!((v[unit], v[bdps]), (1.0, expect), "{preset}");
+    }
+    let mut v = WIDGET.preset_values("seed-003-cubic").unwrap().to_vec();
+    assert_eq!(WIDGET.scenario_of(&v).path.queue_bytes, 5_775_000);
+    v[index(BANDWIDTH.spec.name)] = 55e6;
+    v[index(RTT.spec.name)] = 105e6;
+    // A quarter of the BDP, still two of them.
+    assert_eq!(WIDGET.scenario_of(&v).path.queue_bytes, 1_443_750);
+    v[unit] = 0.0;
+    assert_eq!(
+        WIDGET.scenario_of(&v).path.queue_bytes,
+        v[index(QUEUE.spec.name)] as u64,
+        "in bytes: the queue slider's value"
+    );
+    let spec = &QUEUE_BDP.spec;
+    assert_eq!(spec.format(0.1), "0.1 BDP");
+    assert_eq!(spec.parse("0.5BDP"), Ok(0.5));
+    assert_eq!(spec.parse(" 2 "), Ok(2.0));
+    assert!(spec.parse("32").is_err(), "beyond 16 BDP");
+    assert_eq!(spec.typed_text(2.0), "2BDP");
+    assert_eq!(spec.parse(&spec.typed_text(0.123)), Ok(0.123));
+}

@@ -451,6 +451,25 @@ pub fn step_paths(
     paths
 }
 
+/// A binned step line split at the cursor: its past (to `cursor_ns`, from
+/// the first value) and its faint future (from the cursor, starting at the
+/// value held there, to `x_end`), as [`step_paths`] draws them.
+pub fn step_split(
+    binned: &crate::series::bins::Binned,
+    col_ns: f64,
+    cursor_ns: f64,
+    x_end: f64,
+    clip: f64,
+) -> [Vec<Vec<(f64, f64)>>; 2] {
+    let x_cursor = cursor_ns.within(0.0, x_end);
+    let held = binned.last_before(cursor_ns);
+    let cols = |past| binned.columns(col_ns, cursor_ns, past);
+    [
+        step_paths(&cols(true), 0.0, f64::NAN, x_cursor, clip),
+        step_paths(&cols(false), x_cursor, held, x_end, clip),
+    ]
+}
+
 /// Items with a low and high value (a segment's first and last byte) as
 /// zig-zag polylines through each column's min–max span, one polyline per
 /// run of adjacent columns: the whole band of a busy sender is one element.

@@ -4,10 +4,12 @@
 pub mod annotations;
 pub mod axis;
 pub mod backend;
+pub mod bbr_estimates;
 pub mod buffer_chart;
 mod canvas_backend;
 pub mod chart_frame;
 pub mod connections_chart;
+pub mod cubic_curve;
 pub mod hover_line;
 pub mod ladder;
 pub mod log_scale;

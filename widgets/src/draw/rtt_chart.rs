@@ -7,10 +7,10 @@ use crate::palette::{Palette, series};
 use crate::series::rtt::RttSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use sim_core::units::Within;
 
 const SRTT_W: f64 = 2.5;
 const SAMPLE_W: f64 = 1.5;
+const MIN_RTT_W: f64 = 1.5;
 
 /// The top of the y axis for `data` alone; compare mode gives both runs
 /// the higher of their two.
@@ -34,10 +34,16 @@ pub fn draw<DB: DrawingBackend>(
     let fmt = |v: &f64| frame::fmt_axis(v / 1e6, y_max / 1e6);
     let sample_style = f.line(series(1), SAMPLE_W);
     let srtt_style = f.line(series(0), SRTT_W);
-    let entries = [
+    // BBR's min_rtt filter (10 s window, `bbr_update_min_rtt`): dashed, as
+    // the estimate it is; with max_bw it makes the BDP on the cwnd chart.
+    let min_rtt_style = f.line(series(2), MIN_RTT_W);
+    let mut entries = vec![
         ("RTT sample", Key::Circle(sample_style)),
         ("srtt (smoothed)", Key::Line(srtt_style)),
     ];
+    if !data.min_rtt.is_empty() {
+        entries.push(("BBR min_rtt", Key::Dashed(min_rtt_style)));
+    }
     let mut chart = frame::chart(
         root,
         &f,
@@ -51,7 +57,6 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
-    let x_cursor = cursor_ns.within(0.0, x_end);
     for past in [false, true] {
         let samples = data.sample_bins.columns(col, cursor_ns, past);
         let style = if past {
@@ -62,22 +67,12 @@ pub fn draw<DB: DrawingBackend>(
         frame::draw_scatter(&mut chart, &f, &samples, style, y_max)?;
     }
     // srtt is defined from the first sample on: no value is held before it.
-    let srtt_past = frame::step_paths(
-        &data.srtt.columns(col, cursor_ns, true),
-        0.0,
-        f64::NAN,
-        x_cursor,
-        y_max,
-    );
-    let srtt_future = frame::step_paths(
-        &data.srtt.columns(col, cursor_ns, false),
-        x_cursor,
-        data.srtt.last_before(cursor_ns),
-        x_end,
-        y_max,
-    );
-    frame::draw_paths(&mut chart, srtt_future, f.faint(SRTT_W))?;
-    frame::draw_paths(&mut chart, srtt_past, srtt_style)?;
+    let [past, future] = frame::step_split(&data.srtt, col, cursor_ns, x_end, y_max);
+    frame::draw_paths(&mut chart, future, f.faint(SRTT_W))?;
+    frame::draw_paths(&mut chart, past, srtt_style)?;
+    let [past, future] = frame::step_split(&data.min_rtt, col, cursor_ns, x_end, y_max);
+    frame::draw_dashed(&mut chart, &f, future, f.faint(MIN_RTT_W))?;
+    frame::draw_dashed(&mut chart, &f, past, min_rtt_style)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     frame::finish(root, &chart)
 }

@@ -6,7 +6,9 @@
 
 use super::Drawn;
 use super::annotations;
+use super::bbr_estimates;
 use super::chart_frame::{self as frame, Chart, DrawResult, Frame, Key, YAxis, shared_or};
+use super::cubic_curve;
 use super::log_scale;
 use super::time_axis::TimeAxis;
 use crate::palette::{Palette, series};
@@ -60,11 +62,14 @@ pub fn draw_scaled<DB: DrawingBackend>(
     } else {
         "outstanding (snd_nxt − snd_una)"
     };
-    let entries = [
+    let cc = &data.cc;
+    let mut entries = vec![
         ("cwnd", Key::Line(f.line(series(0), CWND_W))),
         ("ssthresh", Key::Dashed(f.line(series(5), SSTHRESH_W))),
         (outstanding, Key::Line(f.line(series(2), OUTSTANDING_W))),
     ];
+    entries.extend(bbr_estimates::keys(&f, !cc.bdp.is_empty(), &cc.phases));
+    entries.extend(cubic_curve::keys(&f, &cc.epochs));
     let mut chart = frame::chart_scaled(
         root,
         &f,
@@ -85,7 +90,14 @@ pub fn draw_scaled<DB: DrawingBackend>(
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
     // Outstanding last: in slow start it runs along cwnd, thin on the thick line.
+    // BBR's BDP estimate first, under the window lines it explains.
     let colours = [
+        (
+            &cc.bdp,
+            bbr_estimates::BDP_COLOUR,
+            bbr_estimates::BDP_W,
+            false,
+        ),
         (&data.cwnd, series(0), CWND_W, false),
         (&data.ssthresh, series(5), SSTHRESH_W, true),
         (&data.outstanding, series(2), OUTSTANDING_W, false),
@@ -93,19 +105,15 @@ pub fn draw_scaled<DB: DrawingBackend>(
     // Each line's faint future goes under every line's coloured past.
     let mut past_lines = Vec::new();
     for (binned, colour, w, dashed) in colours {
-        let held = binned.last_before(cursor_ns);
-        let before = binned.columns(col, cursor_ns, true);
-        let after = binned.columns(col, cursor_ns, false);
-        let x_cursor = cursor_ns.within(0.0, x_end);
-        let past = frame::step_paths(&before, 0.0, f64::NAN, x_cursor, y_max);
-        let future = frame::step_paths(&after, x_cursor, held, x_end, y_max);
+        let [past, future] = frame::step_split(binned, col, cursor_ns, x_end, y_max);
         draw_lines(&mut chart, &f, on_axis(future, log), f.faint(w), dashed)?;
         past_lines.push((on_axis(past, log), f.line(colour, w), dashed));
     }
+    cubic_curve::draw(&mut chart, &f, &cc.epochs, cursor_ns, y_max, &y_axis)?;
     for (past, style, dashed) in past_lines {
         draw_lines(&mut chart, &f, past, style, dashed)?;
     }
-    mode_band(&chart, &f, &data.modes, cursor_ns, x_end)?;
+    mode_band(&chart, &f, data, cursor_ns, x_end)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
     annotations::draw(root, &chart, &f, &data.notes, &y_axis, cursor_ns)?;
     frame::finish(root, &chart)
@@ -114,14 +122,16 @@ pub fn draw_scaled<DB: DrawingBackend>(
 /// BBR's modes as a band along the bottom of the plot, one colour each,
 /// named where there is room (`tcp_bbr.c`'s `bbr_mode`: Startup, Drain,
 /// ProbeBW, ProbeRTT); faint after the cursor, as the lines are. Drawn
-/// before the cursor, which covers the future in predict mode.
+/// before the cursor, which covers the future in predict mode. ProbeBW's
+/// gain phases are shaded over it (`bbr_estimates::gain_phases`).
 fn mode_band<'a, DB: DrawingBackend + 'a>(
     chart: &Chart<'a, DB>,
     f: &Frame,
-    modes: &[(f64, &'static str)],
+    data: &WindowSeries,
     cursor_ns: f64,
     x_end: f64,
 ) -> DrawResult<DB> {
+    let modes = &data.modes;
     const NAMES: [(&str, &str); 4] = [
         ("startup", "Startup"),
         ("drain", "Drain"),
@@ -133,6 +143,7 @@ fn mode_band<'a, DB: DrawingBackend + 'a>(
     let h = area.dim_in_pixel().1 as i32;
     let band = f.px(12.0);
     let x = |t: f64| chart.backend_coord(&(t.within(0.0, x_end), 0.0)).0 - base_x;
+    let mut labels = Vec::new();
     for (i, &(t0, mode)) in modes.iter().enumerate() {
         let t1 = modes.get(i + 1).map_or(x_end, |m| m.0);
         let k = NAMES.iter().position(|n| n.0 == mode).unwrap_or(0);
@@ -152,12 +163,21 @@ fn mode_band<'a, DB: DrawingBackend + 'a>(
         // Named in its coloured (past) part only: on the faint rest a
         // label would not read in dark themes.
         if xc - x0 > f.px(8.0 * label.len() as f64) {
-            area.draw(&Text::new(
-                label,
-                (x0 + f.px(2.0), h - band),
-                f.font().color(&BLACK),
-            ))?;
+            labels.push((label, x0 + f.px(2.0)));
         }
+    }
+    bbr_estimates::gain_phases(
+        &area,
+        f,
+        &x,
+        (h - band, h),
+        &data.cc.phases,
+        cursor_ns,
+        x_end,
+    )?;
+    // The names last, over the gain phases' shading.
+    for (label, x0) in labels {
+        area.draw(&Text::new(label, (x0, h - band), f.font().color(&BLACK)))?;
     }
     Ok(())
 }

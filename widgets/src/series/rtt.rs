@@ -29,6 +29,8 @@ pub struct RttSeries {
     pub max_ns: f64,
     pub(crate) sample_bins: Binned,
     pub(crate) srtt: Binned,
+    /// BBR's min_rtt estimate (ns), from the samples; empty for others.
+    pub min_rtt: Binned,
 }
 
 impl RttSeries {
@@ -67,6 +69,7 @@ impl RttSeries {
         RttSeries {
             sample_bins: bins(|s| s.sample_ns),
             srtt: bins(|s| s.srtt_ns),
+            min_rtt: super::cc_state::bbr_min_rtt(run, end_ns),
             samples,
             end_ns,
             max_ns,

@@ -59,6 +59,9 @@ pub struct WindowSeries {
     /// BBR's mode changes (time, `bbr_mode` name as `tcp_bbr.c`'s states,
     /// e.g. "probe_bw"); empty for algorithms without modes.
     pub modes: Vec<(f64, &'static str)>,
+    /// The algorithm's own state: BBR's BDP estimate and ProbeBW phases,
+    /// CUBIC's epochs (see `series::cc_state`).
+    pub cc: super::cc_state::CcState,
     pub(crate) cwnd: Binned,
     pub(crate) ssthresh: Binned,
     pub(crate) outstanding: Binned,
@@ -80,6 +83,8 @@ impl WindowSeries {
                     .max(seg(p.outstanding_bytes))
             })
             .fold(1.0, f64::max);
+        let cc = super::cc_state::CcState::from_run(run, end_ns, &points);
+        let max_segments = max_segments.max(cc.max_bdp);
         let binned = |v: &dyn Fn(&WindowPoint) -> f64| {
             Binned::build(end_ns, points.iter().map(|p| (p.t_ns, v(p), v(p))))
         };
@@ -90,6 +95,7 @@ impl WindowSeries {
             outstanding_until_ns: records_end.map(|t| t as f64),
             notes: super::annotations::cwnd_notes(run),
             modes,
+            cc,
             points,
             mss,
             end_ns,

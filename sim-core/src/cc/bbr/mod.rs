@@ -62,7 +62,9 @@ mod startup;
 #[cfg(test)]
 mod tests;
 
-use super::{CaState, CongestionOps, ControlBlock, CwndEvent, RateSample, TCP_INFINITE_SSTHRESH};
+use super::{
+    CaState, CcInfo, CongestionOps, ControlBlock, CwndEvent, RateSample, TCP_INFINITE_SSTHRESH,
+};
 use crate::rng::Rng;
 use crate::time::{SimDuration, SimTime, jiffies};
 use ack_aggregation::AckAggregation;
@@ -365,6 +367,17 @@ impl CongestionOps for Bbr {
 
     fn min_tso_segs(&self, cb: &ControlBlock) -> u32 {
         pacing::min_tso_segs(cb.pacing_rate)
+    }
+
+    /// `bbr_get_info`: `bbr_bw` in bytes per second (at the socket's
+    /// `mss_cache`), min_rtt and the gains as the state holds them.
+    fn get_info(&self, cb: &ControlBlock) -> CcInfo {
+        CcInfo::Bbr {
+            bw: (self.bw() as u64 * cb.mss as u64 * 1_000_000) >> BW_SCALE,
+            min_rtt_us: self.min_rtt_us,
+            pacing_gain: self.pacing_gain,
+            cwnd_gain: self.cwnd_gain,
+        }
     }
 
     fn mode(&self) -> Option<&'static str> {

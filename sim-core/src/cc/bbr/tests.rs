@@ -528,3 +528,26 @@ fn registered_by_its_kernel_name() {
     assert!(a.needs_pacing());
     assert_eq!(a.sndbuf_expand(), 3);
 }
+
+/// `bbr_get_info`: max_bw at the socket's MSS in bytes per second, the
+/// min_rtt filter in µs and the gains in 1/256, as `ss -i` reads them.
+#[test]
+fn get_info_exports_the_model() {
+    let mut p = Path::in_probe_bw(0);
+    while p.bbr.cycle_idx != 2 {
+        p.ack();
+    }
+    p.ack();
+    // 16777 x 1448 x 10^6 >> 24 = 1,447,981 B/s: 1000 segments/s.
+    assert_eq!(
+        p.bbr.get_info(&p.cb),
+        CcInfo::Bbr {
+            bw: 1_447_981,
+            min_rtt_us: 100_000,
+            pacing_gain: 256,
+            cwnd_gain: 512,
+        }
+    );
+    assert_eq!(p.bbr.bandwidth(), 1_447_981);
+    assert_eq!(p.bbr.min_rtt(), Some(SimDuration::from_millis(100)));
+}

@@ -442,6 +442,7 @@ impl Socket {
             last_data_sent_ns,
             last_data_recv_ns,
             last_ack_recv_ns: self.rcv_tstamp.0,
+            cc: self.cc.get_info(&self.cb),
         }
     }
 

@@ -7,7 +7,7 @@
 
 use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
-use crate::values::{Bytes, Choice, Count, Duration, Param, Rate, Ratio, Values};
+use crate::values::{Bdps, Bytes, Choice, Count, Duration, Param, Rate, Ratio, Values};
 use sim_core::cc::Kind;
 use sim_core::config::{HostSettings, Kernel, LossDirection, PathConfig, Qdisc, Scenario};
 
@@ -20,6 +20,8 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         BANDWIDTH.spec,
         LOSS.spec,
         QUEUE.spec,
+        QUEUE_IN.spec,
+        QUEUE_BDP.spec,
         WMEM.spec,
         RMEM.spec,
         DURATION.spec,
@@ -175,12 +177,54 @@ pub const LOSS: Param<Ratio> = Param::new(
 pub const QUEUE: Param<Bytes> = Param::new(
     "queue",
     "Bottleneck queue",
-    "drop-tail queue in bytes at the bottleneck",
+    "drop-tail queue in bytes at the bottleneck, when the queue is set in bytes",
 )
 .range(16.0 * KIB, 256.0 * MIB)
 // Seed 003's queue: two BDPs of 110 Mbit/s × 210 ms (2 × 2,887,500 B).
 .default(5_775_000.0)
 .log_scale();
+
+/// Which slider sets the bottleneck queue: `queue` in bytes, or `queue_bdp`
+/// in bandwidth-delay products of the path (rate × RTT, as a scenario
+/// file's `queue_bdp`), which keeps its depth relative to the path as the
+/// rate and RTT sliders move. Bytes by default, so a link written before
+/// the choice existed keeps its queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueIn {
+    Bytes,
+    Bdps,
+}
+
+impl Choice for QueueIn {
+    const NAMES: &'static [&'static str] = &["bytes", "BDPs"];
+    fn from_index(index: usize) -> Option<Self> {
+        [QueueIn::Bytes, QueueIn::Bdps].get(index).copied()
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+pub const QUEUE_IN: Param<QueueIn> = Param::new(
+    "queue_in",
+    "Queue set in",
+    "bytes (the queue slider) or BDPs of the path (the queue in BDPs slider)",
+);
+
+pub const QUEUE_BDP: Param<Bdps> = Param::new(
+    "queue_bdp",
+    "Bottleneck queue in BDPs",
+    "drop-tail queue at the bottleneck in bandwidth-delay products (rate × RTT), when the queue is set in BDPs",
+)
+.range(0.05, 16.0)
+// Seed 003's queue: two BDPs.
+.default(2.0)
+.log_scale();
+
+/// The path's BDP in bytes, as a scenario file's `queue_bdp` reads it.
+fn bdp_bytes(path: &PathConfig) -> f64 {
+    path.rate_bps as f64 / 8.0 * path.rtt().as_secs_f64()
+}
 
 pub const WMEM: Param<Bytes> = Param::new(
     "wmem",
@@ -275,13 +319,17 @@ fn scenario(v: &Values) -> Scenario {
         LossIn::None => (0.0, LossDirection::Data),
     };
     let (cc, flow_cc) = v.choice(CC).kinds();
+    let mut path = PathConfig {
+        loss,
+        loss_direction,
+        queue_bytes: v.bytes(QUEUE),
+        ..PathConfig::symmetric(v.rate(BANDWIDTH), v.duration(RTT))
+    };
+    if v.choice(QUEUE_IN) == QueueIn::Bdps {
+        path.queue_bytes = (bdp_bytes(&path) * v.bdps(QUEUE_BDP)).round() as u64;
+    }
     let mut s = Scenario {
-        path: PathConfig {
-            loss,
-            loss_direction,
-            queue_bytes: v.bytes(QUEUE),
-            ..PathConfig::symmetric(v.rate(BANDWIDTH), v.duration(RTT))
-        },
+        path,
         time_limit: v.duration(DURATION),
         flows: v.count(FLOWS),
         flow_congestion_control: flow_cc,
@@ -324,6 +372,14 @@ fn values_of(s: &Scenario) -> Values {
         v.set(LOSS_IN, LossIn::None);
     }
     v.set(QUEUE, s.path.queue_bytes);
+    // A queue that is a round number of BDPs (3 significant digits, as the
+    // slider rounds) within the slider's range, as the presets' files give
+    // it (`queue_bdp`), is read in BDPs; any other in bytes.
+    let bdps = QUEUE_BDP.spec.round(s.path.queue_bytes as f64 / bdp_bytes(&s.path));
+    let in_bdps = (bdp_bytes(&s.path) * bdps).round() as u64 == s.path.queue_bytes
+        && (QUEUE_BDP.spec.min..=QUEUE_BDP.spec.max).contains(&bdps);
+    v.set(QUEUE_IN, if in_bdps { QueueIn::Bdps } else { QueueIn::Bytes });
+    v.set(QUEUE_BDP, if in_bdps { bdps } else { QUEUE_BDP.spec.default });
     v.set(WMEM, s.server.sender.sndbuf_max);
     v.set(RMEM, s.client.receiver.rcvbuf_max);
     v.set(DURATION, s.time_limit);
