@@ -419,7 +419,7 @@ impl World {
                         ..info
                     },
                     client: f.client.recv_info(),
-                    client_send: f.client.info().send_info(),
+                    client_send: f.client.send_info(),
                     server_recv: f.server.recv_info(),
                 },
             );

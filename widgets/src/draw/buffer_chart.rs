@@ -8,12 +8,10 @@
 
 use super::chart_frame::{self as frame, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
-use crate::series::bins::Binned;
 use crate::series::buffers::BufferSeries;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use sim_core::units::Within;
 
 const SNDBUF_W: f64 = 2.5;
 const THIN_W: f64 = 1.5;
@@ -87,7 +85,6 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     let col = frame::column_ns(&chart, &f);
     let x_end = data.end_ns.min(chart.x_range().end);
-    let x_cursor = cursor_ns.within(0.0, x_end);
     // The BDP first, under the lines it is read against.
     let x_axis_end = chart.x_range().end;
     if data.bdp_bytes <= y_max {
@@ -107,49 +104,16 @@ pub fn draw<DB: DrawingBackend>(
             f.font().pos(Pos::new(HPos::Right, VPos::Top)),
         ))?;
     }
-    let lines: [(&Binned, usize, f64, bool); 4] = [
-        (&data.sndbuf, 0, SNDBUF_W, false),
-        (&data.wmem_queued, 2, THIN_W, false),
-        (&data.window, 5, WINDOW_W, true),
-        (&data.unread, 3, THIN_W, false),
+    let lines = [
+        (&data.sndbuf, series(0), SNDBUF_W, false),
+        (&data.wmem_queued, series(2), THIN_W, false),
+        (&data.window, series(5), WINDOW_W, true),
+        (&data.unread, series(3), THIN_W, false),
     ];
-    // Every line's faint future under every line's coloured past.
-    let mut past_lines = Vec::new();
-    for (binned, colour, w, dashed) in lines {
-        let past = frame::step_paths(
-            &binned.columns(col, cursor_ns, true),
-            0.0,
-            f64::NAN,
-            x_cursor,
-            y_max,
-        );
-        let future = frame::step_paths(
-            &binned.columns(col, cursor_ns, false),
-            x_cursor,
-            binned.last_before(cursor_ns),
-            x_end,
-            y_max,
-        );
-        draw_line(&mut chart, &f, future, f.faint(w), dashed)?;
-        past_lines.push((past, style(colour, w), dashed));
-    }
-    for (past, s, dashed) in past_lines {
-        draw_line(&mut chart, &f, past, s, dashed)?;
+    let pasts = frame::step_lines(&mut chart, &f, &lines, col, cursor_ns, x_end, y_max, false)?;
+    for line in pasts {
+        frame::draw_line(&mut chart, &f, line)?;
     }
     frame::cursor(&mut chart, &f, cursor_ns)?;
     frame::finish(root, &chart)
-}
-
-fn draw_line<'a, DB: DrawingBackend + 'a>(
-    chart: &mut frame::Chart<'a, DB>,
-    f: &Frame,
-    paths: Vec<Vec<(f64, f64)>>,
-    style: ShapeStyle,
-    dashed: bool,
-) -> frame::DrawResult<DB> {
-    if dashed {
-        frame::draw_dashed(chart, f, paths, style)
-    } else {
-        frame::draw_paths(chart, paths, style)
-    }
 }

@@ -470,6 +470,55 @@ pub fn step_split(
     ]
 }
 
+/// Step lines `(series, colour, width, dashed)` split at the cursor: draws
+/// every line's faint future (under every line's coloured past) and
+/// returns the pasts, for the caller to draw over whatever else it puts in
+/// between. On a log₂ axis (`log`) the values are mapped onto it.
+#[allow(clippy::too_many_arguments)]
+pub fn step_lines<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    lines: &[(&crate::series::bins::Binned, RGBColor, f64, bool)],
+    col_ns: f64,
+    cursor_ns: f64,
+    x_end: f64,
+    clip: f64,
+    log: bool,
+) -> Result<Vec<Line>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut pasts = Vec::new();
+    for &(binned, colour, w, dashed) in lines {
+        let [past, future] = step_split(binned, col_ns, cursor_ns, x_end, clip);
+        let on_axis = |mut paths: Vec<Vec<(f64, f64)>>| {
+            if log {
+                paths
+                    .iter_mut()
+                    .flatten()
+                    .for_each(|p| p.1 = log_scale::axis(p.1));
+            }
+            paths
+        };
+        draw_line(chart, f, (on_axis(future), f.faint(w), dashed))?;
+        pasts.push((on_axis(past), f.line(colour, w), dashed));
+    }
+    Ok(pasts)
+}
+
+/// Polylines with their style, dashed or not.
+pub type Line = (Vec<Vec<(f64, f64)>>, ShapeStyle, bool);
+
+/// Draws one [`Line`].
+pub fn draw_line<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    f: &Frame,
+    (paths, style, dashed): Line,
+) -> DrawResult<DB> {
+    if dashed {
+        draw_dashed(chart, f, paths, style)
+    } else {
+        draw_paths(chart, paths, style)
+    }
+}
+
 /// Items with a low and high value (a segment's first and last byte) as
 /// zig-zag polylines through each column's min–max span, one polyline per
 /// run of adjacent columns: the whole band of a busy sender is one element.

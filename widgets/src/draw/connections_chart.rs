@@ -80,7 +80,7 @@ pub fn draw<DB: DrawingBackend>(
             (Value::Ssthresh, series(5), SSTHRESH_W, true),
         ] {
             let full = steps(row, value, row.duration_ns().unwrap_or(until.max(0.0)));
-            let (past, rest) = split(&full, until);
+            let [past, rest] = split(&full, until);
             let map = |p: Vec<(f64, f64)>| p.into_iter().map(|(x, y)| (x, y_of(y))).collect();
             if future && !rest.is_empty() {
                 line(&mut chart, &f, map(rest), f.faint(w), dashed)?;
@@ -123,7 +123,7 @@ fn steps(row: &Row, value: Value, end_ns: f64) -> Vec<(f64, f64)> {
 }
 
 /// The part of `points` up to `t` (the last point cut at `t`) and the rest.
-fn split(points: &[(f64, f64)], t: f64) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+fn split(points: &[(f64, f64)], t: f64) -> [Vec<(f64, f64)>; 2] {
     let k = points.partition_point(|p| p.0 <= t);
     let mut past = points[..k].to_vec();
     let mut rest = points[k..].to_vec();
@@ -131,7 +131,7 @@ fn split(points: &[(f64, f64)], t: f64) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
         past.push((t, held));
         rest.insert(0, (t, held));
     }
-    (past, rest)
+    [past, rest]
 }
 
 /// Draws `points` broken at NaN values, solid or dashed.
@@ -147,11 +147,7 @@ fn line<'a, DB: DrawingBackend + 'a>(
         .filter(|p| p.len() > 1)
         .map(<[_]>::to_vec)
         .collect();
-    if dashed {
-        frame::draw_dashed(chart, f, paths, style)
-    } else {
-        frame::draw_paths(chart, paths, style)
-    }
+    frame::draw_line(chart, f, (paths, style, dashed))
 }
 
 /// "#2 · 3061 ms · opened with ssthresh 13" at the top left of row `k`,

@@ -103,15 +103,11 @@ pub fn draw_scaled<DB: DrawingBackend>(
         (&data.outstanding, series(2), OUTSTANDING_W, false),
     ];
     // Each line's faint future goes under every line's coloured past.
-    let mut past_lines = Vec::new();
-    for (binned, colour, w, dashed) in colours {
-        let [past, future] = frame::step_split(binned, col, cursor_ns, x_end, y_max);
-        draw_lines(&mut chart, &f, on_axis(future, log), f.faint(w), dashed)?;
-        past_lines.push((on_axis(past, log), f.line(colour, w), dashed));
-    }
+    let past_lines =
+        frame::step_lines(&mut chart, &f, &colours, col, cursor_ns, x_end, y_max, log)?;
     cubic_curve::draw(&mut chart, &f, &cc.epochs, cursor_ns, y_max, &y_axis)?;
-    for (past, style, dashed) in past_lines {
-        draw_lines(&mut chart, &f, past, style, dashed)?;
+    for line in past_lines {
+        frame::draw_line(&mut chart, &f, line)?;
     }
     mode_band(&chart, &f, data, cursor_ns, x_end)?;
     frame::cursor(&mut chart, &f, cursor_ns)?;
@@ -180,29 +176,4 @@ fn mode_band<'a, DB: DrawingBackend + 'a>(
         area.draw(&Text::new(label, (x0, h - band), f.font().color(&BLACK)))?;
     }
     Ok(())
-}
-
-/// Paths in segments moved onto the chart's y axis (log₂ of the value on a
-/// log axis).
-fn on_axis(mut paths: Vec<Vec<(f64, f64)>>, log: bool) -> Vec<Vec<(f64, f64)>> {
-    if log {
-        for p in paths.iter_mut().flatten() {
-            p.1 = log_scale::axis(p.1);
-        }
-    }
-    paths
-}
-
-fn draw_lines<'a, DB: DrawingBackend + 'a>(
-    chart: &mut Chart<'a, DB>,
-    f: &Frame,
-    paths: Vec<Vec<(f64, f64)>>,
-    style: ShapeStyle,
-    dashed: bool,
-) -> DrawResult<DB> {
-    if dashed {
-        frame::draw_dashed(chart, f, paths, style)
-    } else {
-        frame::draw_paths(chart, paths, style)
-    }
 }

@@ -56,7 +56,7 @@ use super::GiveUp;
 use super::ack_policy::AckPolicy;
 use super::fack::Fack;
 use super::frto::FrtoState;
-use super::info::{Counters, RecvInfo, TcpInfo};
+use super::info::{Counters, RecvInfo, SendInfo, TcpInfo};
 use super::ooo_queue::OooQueue;
 use super::pacing::Pacer;
 use super::push::PushMarks;
@@ -414,6 +414,22 @@ impl Socket {
         self.snd_una.saturating_sub(1)
     }
 
+    /// What the queued data is charged now (`sk_wmem_queued`).
+    fn wmem_queued(&self) -> u64 {
+        self.sbuf
+            .wmem_queued(self.write_end.saturating_sub(self.snd_una))
+    }
+
+    /// The send side's buffer and the peer's window now: `TCP_INFO`'s part
+    /// of it, read without the rest ([`Self::info`]).
+    pub fn send_info(&self) -> SendInfo {
+        SendInfo {
+            sndbuf: self.sbuf.sndbuf,
+            wmem_queued: self.wmem_queued(),
+            snd_wnd: self.snd_wnd,
+        }
+    }
+
     /// The socket's `TCP_INFO` now.
     pub fn info(&self) -> TcpInfo {
         let (ato_ns, last_data_sent_ns, last_data_recv_ns) = self.acks.info_times();
@@ -431,9 +447,7 @@ impl Socket {
             pacing_rate: self.pacing_rate(),
             snd_wnd: self.snd_wnd,
             sndbuf: self.sbuf.sndbuf,
-            wmem_queued: self
-                .sbuf
-                .wmem_queued(self.write_end.saturating_sub(self.snd_una)),
+            wmem_queued: self.wmem_queued(),
             notsent_bytes: match self.sbuf.gso {
                 Some(_) => self.gso_unsent(),
                 None => self.write_end.saturating_sub(self.snd_nxt),
