@@ -44,8 +44,27 @@ pub fn expected_ns(s: &Scenario) -> u64 {
     let gaps = gap.0.saturating_mul(u64::from(app.repeat.max(1) - 1));
     serialisation
         .saturating_add(gaps)
+        .saturating_add(stalls_ns(s))
         .saturating_add(20 * s.path.rtt().0)
         .min(s.time_limit.0)
+}
+
+/// How long the run may stand still on purpose: a reader that never reads
+/// (to the time limit), a read pause, an outage. Without it a stalled run
+/// was sampled as densely as a busy one to its time limit: case 6's
+/// receiver that stops reading took 5 million samples over 1800 s, more
+/// than a wasm32 vector can hold.
+fn stalls_ns(s: &Scenario) -> u64 {
+    let limit = s.time_limit.0;
+    let reader = |r: &sim_core::config::ReceiverConfig| match (r.read_rate, r.read_pause) {
+        (Some(0), _) => limit,
+        (_, Some(p)) => p.until.map_or(limit, |u| u.0.saturating_sub(p.from.0)),
+        _ => 0,
+    };
+    let outages = s.path.outages.iter().map(|o| o.until.0).max().unwrap_or(0);
+    reader(&s.client.receiver)
+        .max(reader(&s.server.receiver))
+        .max(outages)
 }
 
 /// The hash of the whole trace of the run a widget shows for `values` (see
