@@ -227,8 +227,8 @@ fn the_ss_line_describes_the_servers_socket() {
     let file = scenarios().join("seed-004-512k-7ms.toml");
     let out = String::from_utf8(tcpsim(&["run", file.to_str().unwrap(), "--format", "ss"]).stdout)
         .unwrap();
-    // `skmem:(tb,w)` first, as `ss -tmi` prints it, then the `-i` fields.
-    assert!(out.starts_with("skmem:(tb"), "{out}");
+    // `skmem:(r,rb,tb,w)` first, as `ss -tmi` prints it, then the `-i` fields.
+    assert!(out.starts_with("skmem:(r0,rb"), "{out}");
     assert!(out.contains(") cubic wscale:7,7 rto:"), "{out}");
     for field in [
         "mss:1448",
