@@ -2,24 +2,17 @@
 //! the transfer, checked against the samples read independently, and what
 //! the chart draws (as SVG).
 
-use sim_core::config::Scenario;
 use sim_core::sim::RunResult;
+
+mod common;
 use sim_core::trace::TraceEvent;
 use tcp_widgets::kit::model::Model;
 use tcp_widgets::kit::views::{self, View};
 use tcp_widgets::palette::Palette;
 use tcp_widgets::series::buffers::BufferSeries;
 
-fn scenario(file: &str) -> Scenario {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios")
-        .join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-    sim_core::scenario_file::parse(&text).unwrap().1
-}
-
 fn run(file: &str) -> RunResult {
-    sim_core::sim::run(&scenario(file)).unwrap()
+    common::run_file(file)
 }
 
 /// Readings taken while the bulk of the data is still being sent (after the

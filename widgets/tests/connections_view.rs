@@ -2,25 +2,18 @@
 //! independently from the trace, opened with the ssthresh the cache gave it,
 //! and the chart draws a row, a bar and a label per connection.
 
-use sim_core::config::Scenario;
 use sim_core::segment::Side;
 use sim_core::sim::RunResult;
+
+mod common;
 use sim_core::trace::TraceEvent;
 use tcp_widgets::kit::model::Model;
 use tcp_widgets::kit::views::{self, View};
 use tcp_widgets::palette::Palette;
 use tcp_widgets::series::connections::ConnectionsSeries;
 
-fn scenario(file: &str) -> Scenario {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenarios")
-        .join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-    sim_core::scenario_file::parse(&text).unwrap().1
-}
-
 fn run(file: &str) -> RunResult {
-    sim_core::sim::run(&scenario(file)).unwrap()
+    common::run_file(file)
 }
 
 #[test]
