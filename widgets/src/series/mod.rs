@@ -7,9 +7,7 @@
 
 pub mod annotations;
 pub mod bins;
-pub mod buffers;
 pub mod cc_state;
-pub mod connections;
 pub mod ladder;
 pub mod path;
 pub mod rtt;
