@@ -16,6 +16,14 @@ macro_rules! prose {
 }
 #[allow(unused_imports)]
 pub(crate) use prose;
+// Preset scenario file names, `crate::native!("…")`: this script reads them.
+macro_rules! native {
+    ($text:expr) => {
+        $text
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use native;
 
 // Only what the widget modules need; the rest of each module is the lib's.
 // (`to_position` and `from_position` are the lib's exported API, which

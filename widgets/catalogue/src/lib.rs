@@ -33,6 +33,27 @@ macro_rules! prose {
     };
 }
 
+/// Data only native code reads, never the widget's own: a preset's scenario
+/// file name (the build script, the preprocessor and the tests open the
+/// file; the wasm has the values it holds, see `presets.rs`). Native code
+/// keeps the text; the wasm gets `""`, as with [`prose!`].
+#[cfg(not(target_arch = "wasm32"))]
+#[macro_export]
+macro_rules! native {
+    ($text:expr) => {
+        $text
+    };
+}
+
+/// See the native definition: on wasm the text is left out.
+#[cfg(target_arch = "wasm32")]
+#[macro_export]
+macro_rules! native {
+    ($text:expr) => {
+        ""
+    };
+}
+
 mod check;
 pub mod knob_reference;
 mod param;

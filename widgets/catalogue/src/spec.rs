@@ -15,7 +15,8 @@ pub struct Preset {
     pub name: &'static str,
     /// What the preset menu shows.
     pub title: &'static str,
-    /// The scenario file in `scenarios/` this preset loads.
+    /// The scenario file in `scenarios/` this preset loads. Written
+    /// `native!("…")`: only native code opens it; the wasm gets `""`.
     pub scenario: &'static str,
     /// What an instructor might say about the case, shown in presenter mode
     /// only. Written `prose!("…")`: the page carries it, not the wasm.

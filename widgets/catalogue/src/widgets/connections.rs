@@ -188,31 +188,31 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "lossy-first-saved",
         title: "A lossy connection, then three clean ones; ssthresh cached",
-        scenario: "seed-000-tcp-metrics-lossy-first-saved.toml",
+        scenario: crate::native!("seed-000-tcp-metrics-lossy-first-saved.toml"),
         notes: crate::prose!("Open the tcp_metrics panel after the first close: a small ssthresh, which each later connection takes at open."),
     },
     Preset {
         name: "lossy-first-today",
         title: "The same on today's default: ssthresh not cached",
-        scenario: "seed-000-tcp-metrics-lossy-first-today.toml",
+        scenario: crate::native!("seed-000-tcp-metrics-lossy-first-today.toml"),
         notes: crate::prose!("The cache keeps rtt, rttvar and cwnd; the later connections slow-start from scratch."),
     },
     Preset {
         name: "flush",
         title: "ssthresh cached, flushed before the third connection",
-        scenario: "seed-000-tcp-metrics-flush.toml",
+        scenario: crate::native!("seed-000-tcp-metrics-flush.toml"),
         notes: crate::prose!("The second connection crawls; after the flush the third and fourth are fast."),
     },
     Preset {
         name: "no-metrics-save",
         title: "ssthresh caching on, but tcp_no_metrics_save = 1",
-        scenario: "seed-000-tcp-metrics-no-metrics-save.toml",
+        scenario: crate::native!("seed-000-tcp-metrics-no-metrics-save.toml"),
         notes: crate::prose!("Nothing is cached, not even the RTT that sets the first RTO."),
     },
     Preset {
         name: "aged",
         title: "ssthresh cached, connections two hours apart",
-        scenario: "seed-000-tcp-metrics-aged.toml",
+        scenario: crate::native!("seed-000-tcp-metrics-aged.toml"),
         notes: crate::prose!("Each open finds the entry over an hour old (TCP_METRICS_TIMEOUT) and resets it."),
     },
 ];
