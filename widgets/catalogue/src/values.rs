@@ -272,8 +272,15 @@ impl<K: ParamKind> Param<K> {
     }
 
     /// The Linux knob the parameter sets, by its name in the knobs table
-    /// (`sim_core::config::knobs`); the help should name it too.
+    /// (`sim_core::config::knobs`); the help should name it too. Only native
+    /// code reads it (the reference pages and their tests): the wasm keeps
+    /// `Some("")`, as `native!` leaves text out.
     pub const fn knob(mut self, name: &'static str) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        let name = {
+            let _ = name;
+            ""
+        };
         self.spec.knob = Some(name);
         self
     }
