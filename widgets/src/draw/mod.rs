@@ -13,6 +13,7 @@ pub mod ladder;
 pub mod log_scale;
 pub mod path_view;
 pub mod rtt_chart;
+pub mod step_lines;
 mod svg_writer;
 pub mod throughput_chart;
 pub mod time_axis;
