@@ -19,10 +19,14 @@ pub const BDP_COLOUR: RGBColor = SERIES[1];
 /// ProbeBW's colour in the mode band (`window_chart::mode_band`).
 const PROBE_BW: RGBColor = SERIES[5];
 
-fn phase_colour(f: &Frame, phase: GainPhase) -> RGBColor {
+/// The up-probe darker than ProbeBW and the drain paler, in every theme
+/// (the chapter says "dark for the 1.25 probe"): mixed with black and
+/// white, not with the theme's text and background, which swap in a dark
+/// theme.
+fn phase_colour(phase: GainPhase) -> RGBColor {
     match phase {
-        GainPhase::Up => mix(PROBE_BW, f.pal.fg, 0.45),
-        GainPhase::Down => mix(PROBE_BW, f.pal.bg, 0.55),
+        GainPhase::Up => mix(PROBE_BW, BLACK, 0.45),
+        GainPhase::Down => mix(PROBE_BW, WHITE, 0.55),
         GainPhase::Cruise => PROBE_BW,
     }
 }
@@ -44,7 +48,7 @@ pub fn keys(f: &Frame, has_bdp: bool, phases: &[(f64, GainPhase)]) -> Vec<(&'sta
             ("ProbeBW gain 1.25", GainPhase::Up),
             ("gain 0.75", GainPhase::Down),
         ] {
-            keys.push((label, Key::Bar(phase_colour(f, phase).filled())));
+            keys.push((label, Key::Bar(phase_colour(phase).filled())));
         }
     }
     keys
@@ -70,7 +74,7 @@ pub fn gain_phases<DB: DrawingBackend>(
         let (x0, x1) = (x(t0), x(t1.within(t0, x_end)).max(x(t0) + 1));
         area.draw(&Rectangle::new(
             [(x0, top), (x1, bottom)],
-            phase_colour(f, phase).filled(),
+            phase_colour(phase).filled(),
         ))?;
         let label = if phase == GainPhase::Up {
             "1.25"
