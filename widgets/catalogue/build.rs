@@ -24,6 +24,13 @@ macro_rules! native {
 }
 #[allow(unused_imports)]
 pub(crate) use native;
+macro_rules! native_fn {
+    ($f:path) => {
+        $f as _
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use native_fn;
 
 // Only what the widget modules need; the rest of each module is the lib's.
 // (`to_position` and `from_position` are the lib's exported API, which

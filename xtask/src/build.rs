@@ -52,6 +52,9 @@ pub fn appendix_pages() -> Result {
     )
 }
 
+/// rustc flags for the widget wasm only (see [`widgets`]).
+pub const WASM_RUSTFLAGS: &str = "-Zlocation-detail=none -Zfmt-debug=none";
+
 /// Builds the widget bundle: the wasm into `src/embed/`, the glue into
 /// `target/wasm-pkg/` for `crate::embed` to wrap.
 pub fn widgets() -> Result {
@@ -77,6 +80,21 @@ pub fn widgets() -> Result {
         "--out-name",
         "tcp_widgets",
     ]);
+    // Two size flags for the wasm alone (the native tools and tests keep
+    // full panic messages and `Debug`):
+    // - `-Zlocation-detail=none`: a panic carries no file, line and column,
+    //   so the wasm holds no table of them (5.1 KB gzip). A panic in the
+    //   page still shows its stack (`wasm-function[N]`), which a build kept
+    //   with names (`wasm-opt -g`) maps to functions.
+    // - `-Zfmt-debug=none`: `{:?}` prints nothing, so every derived `Debug`
+    //   is empty (1.2 KB gzip). No text a reader sees uses `{:?}`:
+    //   `tests/no_debug_text.rs` keeps it so.
+    // Both are unstable flags; `RUSTC_BOOTSTRAP=1` lets the pinned stable
+    // compiler take them, for this build only.
+    c.env("RUSTC_BOOTSTRAP", "1").env(
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+        WASM_RUSTFLAGS,
+    );
     sh::run(c)?;
     let out = root.join("src/embed");
     fs::create_dir_all(&out).map_err(|e| e.to_string())?;

@@ -153,7 +153,7 @@ impl ScenarioFile {
             let kind = crate::cc::Kind::from_name(name).ok_or_else(|| {
                 err(
                     "flow_congestion_control",
-                    format!("{name:?} is not an algorithm the simulator has (reno, cubic, bbr)"),
+                    format!("\"{name}\" is not an algorithm the simulator has (reno, cubic, bbr)"),
                 )
             })?;
             s.flow_congestion_control.push(kind);

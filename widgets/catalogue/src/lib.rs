@@ -54,6 +54,30 @@ macro_rules! native {
     };
 }
 
+/// A function only native code calls, never the widget's own: a widget's
+/// `values_of`, which the build script runs on each preset's scenario file
+/// (the wasm has the values it read, see `presets.rs`). Native code gets the
+/// function; the wasm gets [`spec::native_only`], so the function and what
+/// only it uses stay out of the bundle (about 1.5 KB of its gzip).
+#[cfg(not(target_arch = "wasm32"))]
+#[macro_export]
+macro_rules! native_fn {
+    ($f:path) => {
+        $f as _
+    };
+}
+
+/// See the native definition: on wasm the function is left out.
+#[cfg(target_arch = "wasm32")]
+#[macro_export]
+macro_rules! native_fn {
+    ($f:path) => {{
+        // Named, so it is not dead code; never made a pointer, so not linked.
+        let _ = $f;
+        $crate::spec::native_only
+    }};
+}
+
 mod check;
 pub mod knob_reference;
 mod param;

@@ -72,3 +72,11 @@ impl WidgetSpec {
         (self.scenario)(&Values::new(self.params, values.to_vec()))
     }
 }
+
+/// What the wasm has in place of a widget's `values_of` (see
+/// [`native_fn!`](crate::native_fn)): the widget never reads a scenario
+/// back into values, the build script does.
+#[cfg(target_arch = "wasm32")]
+pub fn native_only(_: &Scenario) -> Values {
+    unreachable!("values_of runs in native code only")
+}

@@ -49,7 +49,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         SNDBUF_MODE.spec.name,
         SO_SNDBUF.spec.name,
     ],
-    values_of,
+    values_of: crate::native_fn!(values_of),
     scenario,
 };
 

@@ -40,7 +40,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         RTT.spec.name,
         CONNECTIONS.spec.name,
     ],
-    values_of,
+    values_of: crate::native_fn!(values_of),
     scenario,
 };
 

@@ -34,7 +34,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
     // The algorithm against the path: its round trip, its rate and the
     // random loss that CUBIC reads as congestion and BBR does not.
     primary: &[CC.spec.name, RTT.spec.name, BANDWIDTH.spec.name, LOSS.spec.name],
-    values_of,
+    values_of: crate::native_fn!(values_of),
     scenario,
 };
 

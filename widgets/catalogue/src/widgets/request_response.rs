@@ -42,7 +42,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         DELAYED_ACK.spec.name,
         RTT.spec.name,
     ],
-    values_of,
+    values_of: crate::native_fn!(values_of),
     scenario,
 };
 

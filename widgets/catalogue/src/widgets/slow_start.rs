@@ -46,7 +46,7 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
     // What the chapter is about: round trips (RTT), the first flight
     // (initcwnd) and how many doublings the transfer needs (its size).
     primary: &[RTT.spec.name, INITCWND.spec.name, SIZE.spec.name],
-    values_of,
+    values_of: crate::native_fn!(values_of),
     scenario,
 };
 
