@@ -58,7 +58,9 @@ fn figure(r: &RunResult) -> Figure {
         (Some(t), _) => (t.as_millis_f64(), "ms".into()),
         (None, _) => {
             let outcome = match r.outcome {
-                Outcome::Aborted { reason, .. } => format!("gave up, {}", reason.sysctl()),
+                Outcome::Aborted { reason, .. } => {
+                    format!("gave up, {}", reason.sysctl().unwrap_or(reason.name()))
+                }
                 Outcome::EventLimit { .. } => "event-limit".into(),
                 _ => "time-limit".into(),
             };

@@ -29,7 +29,9 @@ pub struct LinkConfig {
     pub loss: f64,
     /// Random loss stops at this time.
     pub loss_until: Option<SimTime>,
-    /// Where lost packets (random or listed) disappear.
+    /// Spans `[from, until)` in which every packet offered is lost (outages).
+    pub outages: Vec<(SimTime, SimTime)>,
+    /// Where lost packets (random, listed or in an outage) disappear.
     pub position: LossPosition,
     pub seed: u64,
 }
@@ -132,11 +134,17 @@ impl Link {
     fn lose(&mut self, now: SimTime, listed: bool) -> bool {
         let lossy = self.cfg.loss_until.is_none_or(|t| now < t);
         let random = lossy && self.rng.chance(self.cfg.loss);
-        if random || listed {
+        let lost = random || listed || self.in_outage(now);
+        if lost {
             self.stats.dropped += 1;
             self.stats.lost += 1;
         }
-        random || listed
+        lost
+    }
+
+    /// Whether `now` falls in one of the outages.
+    fn in_outage(&self, now: SimTime) -> bool {
+        (self.cfg.outages.iter()).any(|&(from, until)| from <= now && now < until)
     }
 
     /// Offers a packet of `bytes` at `now`; `listed`: a drop list names it.
@@ -193,6 +201,7 @@ mod tests {
             queue_bytes,
             loss: 0.0,
             loss_until: None,
+            outages: Vec::new(),
             position,
             seed: 1,
         })
@@ -277,6 +286,39 @@ mod tests {
         assert_eq!(lost(&mut l, 10_000), 0, "none after it");
     }
 
+    /// Everything offered within an outage is lost, where the path loses
+    /// packets; the random draws go on meanwhile, so the seed's pattern
+    /// after the outage is the same as without it.
+    #[test]
+    fn an_outage_loses_everything_from_its_start_until_its_end() {
+        let outage = (SimTime(1_000_000), SimTime(2_000_000));
+        for position in [LossPosition::Before, LossPosition::After] {
+            let cfg = LinkConfig {
+                loss: 0.1,
+                ..lossy_link(1_000_000_000, 0, 1 << 30, position).cfg
+            };
+            let mut with = Link::new(LinkConfig {
+                outages: vec![outage],
+                ..cfg.clone()
+            });
+            let mut without = Link::new(cfg);
+            let mut by_chance = 0;
+            for i in 0..300u64 {
+                let t = SimTime(i * 10_000);
+                let (a, b) = (with.offer(t, 100, false), without.offer(t, 100, false));
+                if t >= outage.0 && t < outage.1 {
+                    assert!(matches!(a, Admission::Lost { .. }), "{t:?} {position:?}");
+                    by_chance += matches!(b, Admission::Lost { .. }) as u64;
+                } else {
+                    assert_eq!(a, b, "{t:?} {position:?}");
+                }
+            }
+            // The 100 packets offered in the outage, not only the chance ones.
+            let lost = without.stats().lost - by_chance + 100;
+            assert_eq!(with.stats().lost, lost, "{position:?}");
+        }
+    }
+
     #[test]
     fn a_1500_byte_packet_takes_12_microseconds_at_1_gbit() {
         let l = link(1_000_000_000, 0, 0);
@@ -320,6 +362,7 @@ mod tests {
                 queue_bytes: 1 << 30,
                 loss: 0.01,
                 loss_until: None,
+                outages: Vec::new(),
                 position: LossPosition::Before,
                 seed,
             });

@@ -33,6 +33,9 @@ impl Side {
 pub const HEADER_BYTES: u32 = 52;
 /// A SYN carries MSS, SACK-permitted, timestamps and window scale: 40 bytes of TCP options.
 pub const SYN_HEADER_BYTES: u32 = 60;
+/// A RST sent for no socket carries no options (`tcp_v4_send_reset` builds
+/// a bare header): IPv4 20 + TCP 20.
+pub const RST_HEADER_BYTES: u32 = 40;
 
 /// SACK blocks an ACK carries (RFC 2018). With the timestamp option in every
 /// segment only three fit in the 40 bytes of TCP options, as in Linux
@@ -82,6 +85,10 @@ pub struct Flags {
     /// mark (`tcp_push`, `forced_push`). Linux receivers use it to decide
     /// when to ACK on read (`tcp_measure_rcv_mss`).
     pub psh: bool,
+    /// RST: the connection is refused or reset. Only a host with no socket
+    /// for the segment it answers sends one here (`tcp_v4_send_reset`, see
+    /// `tcp::reset`).
+    pub rst: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -122,6 +129,8 @@ impl Segment {
     pub fn wire_bytes(&self) -> u32 {
         let header = if self.flags.syn {
             SYN_HEADER_BYTES
+        } else if self.flags.rst {
+            RST_HEADER_BYTES
         } else {
             HEADER_BYTES
         };

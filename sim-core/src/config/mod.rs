@@ -40,8 +40,8 @@ pub use kernel::{
     TxSkbHead,
 };
 pub use path::{
-    Direction, DropRule, DropTarget, LossDirection, LossPosition, MAX_DROP_RULES, PathConfig,
-    Transmission,
+    Direction, DropRule, DropTarget, LossDirection, LossPosition, MAX_DROP_RULES, MAX_OUTAGES,
+    Outage, PathConfig, Transmission,
 };
 pub use sysctl::{Qdisc, Sysctls};
 
@@ -115,6 +115,35 @@ pub struct Scenario {
     /// `tcp_set_congestion_control`): flow `i` runs entry `i % len`. Empty:
     /// every flow runs the server's default.
     pub flow_congestion_control: Vec<crate::cc::Kind>,
+    /// Whether the run ends when a host gives its connection up, or goes
+    /// on to show what the peer meets.
+    pub after_give_up: AfterGiveUp,
+}
+
+/// What the run does once a host has given its connection up
+/// (`tcp_write_err` → `tcp_done`). Linux closes that socket silently, no
+/// RST, no FIN: the peer still holds its end, and the first segment it
+/// sends later finds no socket and is answered with a RST.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AfterGiveUp {
+    /// The run ends at the give-up, its outcome the limit reached: all a
+    /// reader needs when the question is how long a host waits.
+    #[default]
+    End,
+    /// The run goes on until both ends of a connection are closed (the
+    /// survivor reset by the RST its next segment draws) or the time
+    /// limit: seed 001's case 6, where the client's window update meets a
+    /// server that gave up long before.
+    Continue,
+}
+
+impl AfterGiveUp {
+    pub fn name(self) -> &'static str {
+        match self {
+            AfterGiveUp::End => "end",
+            AfterGiveUp::Continue => "continue",
+        }
+    }
 }
 
 impl Default for Scenario {
@@ -143,6 +172,7 @@ impl Default for Scenario {
             flows: 1,
             sample_interval: SimDuration::from_millis(100),
             flow_congestion_control: Vec::new(),
+            after_give_up: AfterGiveUp::End,
         }
     }
 }
@@ -277,6 +307,7 @@ impl Scenario {
             1
         };
         self.path.validate_drops(self.flows, connections)?;
+        self.path.validate_outages()?;
         check(
             "sample_interval",
             self.sample_interval.0,

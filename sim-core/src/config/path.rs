@@ -1,6 +1,7 @@
 //! The path between client and server: one bottleneck each way, with a
 //! propagation delay, a drop-tail queue, seeded random loss (in one direction
-//! or both, before or after the bottleneck) and a list of segments to drop.
+//! or both, before or after the bottleneck), a list of segments to drop and
+//! outages (every packet one way lost for a while).
 //!
 //! ```text
 //!  server ──► [netem loss: before] ──► [queue] ──► serialiser ──► [loss: after] ──► client
@@ -36,6 +37,38 @@ pub struct PathConfig {
     /// Random loss only on each flow's first this many connections (with a
     /// connection per exchange); `None`: on all of them.
     pub loss_connections: Option<u32>,
+    /// Spans of time in which the path loses every packet one way (or both).
+    pub outages: Vec<Outage>,
+}
+
+/// A span of time in which the path loses every packet it is offered in
+/// `direction`, at the path's `loss_position`: a middlebox dropping one
+/// flow, a link down, `iptables -j DROP` added at `from` and removed at
+/// `until`. Random loss is drawn as usual meanwhile, so the seed's pattern
+/// around the outage is the one the path has without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outage {
+    pub direction: LossDirection,
+    /// From the start of the run; packets offered at `from` are lost.
+    pub from: SimDuration,
+    /// Packets offered at `until` or later get through.
+    pub until: SimDuration,
+}
+
+impl Outage {
+    /// Checks the span; `key` is its place (`path.outage[0]`).
+    fn validate(&self, key: &str) -> Result<(), ConfigError> {
+        if self.until <= self.from {
+            return Err(ConfigError {
+                key: format!("{key}.until"),
+                message: format!(
+                    "{} ns is not after `from` ({} ns): an outage must end after it starts",
+                    self.until.0, self.from.0
+                ),
+            });
+        }
+        Ok(())
+    }
 }
 
 /// A direction of the path, named after what it carries in the book's cases:
@@ -252,6 +285,7 @@ impl PathConfig {
             loss_position: LossPosition::default(),
             drops: Vec::new(),
             loss_connections: None,
+            outages: Vec::new(),
         }
     }
 
@@ -268,6 +302,28 @@ impl PathConfig {
         }
     }
 
+    /// The outages in direction `d`, as `[from, until)` spans of the run.
+    pub fn outages_in(&self, d: Direction) -> Vec<(SimDuration, SimDuration)> {
+        (self.outages.iter())
+            .filter(|o| o.direction.includes(d))
+            .map(|o| (o.from, o.until))
+            .collect()
+    }
+
+    /// Checks each outage's span, and that there are not too many.
+    pub fn validate_outages(&self) -> Result<(), ConfigError> {
+        if self.outages.len() > MAX_OUTAGES {
+            return Err(ConfigError {
+                key: "path.outage".into(),
+                message: format!("{} entries; at most {MAX_OUTAGES}", self.outages.len()),
+            });
+        }
+        for (i, o) in self.outages.iter().enumerate() {
+            o.validate(&format!("path.outage[{i}]"))?;
+        }
+        Ok(())
+    }
+
     /// Checks the drop list against a scenario of `flows` flows with
     /// `connections` connections each.
     pub fn validate_drops(&self, flows: u32, connections: u32) -> Result<(), ConfigError> {
@@ -278,6 +334,9 @@ impl PathConfig {
         Ok(())
     }
 }
+
+/// Outages a scenario may list: each packet is checked against them all.
+pub const MAX_OUTAGES: usize = 100;
 
 /// Drop rules a scenario may list: far more than a lesson needs, few enough
 /// that matching each segment against them stays cheap.

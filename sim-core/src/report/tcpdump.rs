@@ -161,7 +161,8 @@ fn socket_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
         TraceEvent::RtoFired { .. }
         | TraceEvent::FastRetransmit { .. }
         | TraceEvent::LossProbe { .. }
-        | TraceEvent::Aborted { .. } => loss_line(out, t, event),
+        | TraceEvent::Aborted { .. }
+        | TraceEvent::Reset { .. } => loss_line(out, t, event),
         // Segments, samples and transfers have their lines in `line`.
         TraceEvent::SegmentSent { .. }
         | TraceEvent::SegmentReceived { .. }
@@ -172,7 +173,7 @@ fn socket_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
 }
 
 /// A loss event of one socket: a timeout, fast recovery, a tail-loss probe,
-/// giving up.
+/// giving up, a reset by the peer.
 fn loss_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
     match *event {
         TraceEvent::RtoFired { side, rto_ns } => writeln!(
@@ -192,6 +193,11 @@ fn loss_line(out: &mut String, t: f64, event: &TraceEvent) -> fmt::Result {
         TraceEvent::Aborted { side, retries } => writeln!(
             out,
             "{t:.6} {} gives up after {retries} unanswered retransmissions or probes",
+            side.name()
+        ),
+        TraceEvent::Reset { side } => writeln!(
+            out,
+            "{t:.6} {} connection reset by peer (ECONNRESET)",
             side.name()
         ),
         _ => Ok(()),
@@ -219,6 +225,10 @@ fn flags(seg: &Segment) -> String {
     }
     if seg.flags.fin {
         f.push('F');
+    }
+    // tcpdump prints R after S and F, before the ACK's dot ("[R.]").
+    if seg.flags.rst {
+        f.push('R');
     }
     if seg.flags.ack {
         f.push('.');

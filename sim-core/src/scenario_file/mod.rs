@@ -50,11 +50,11 @@ mod values;
 pub use behaviour::SWITCHES;
 pub use schema::json_schema;
 pub use sections::{
-    AppSection, DropSection, HostSection, PathSection, RouteSection, ScenarioFile, StackSection,
-    Value, Writes,
+    AppSection, DropSection, HostSection, OutageSection, PathSection, RouteSection, ScenarioFile,
+    StackSection, Value, Writes,
 };
 
-use crate::config::{ConfigError, Kernel, Scenario};
+use crate::config::{AfterGiveUp, ConfigError, Kernel, Scenario};
 use crate::units::parse_duration;
 
 /// The format version this code reads.
@@ -157,6 +157,18 @@ impl ScenarioFile {
                 )
             })?;
             s.flow_congestion_control.push(kind);
+        }
+        if let Some(a) = &self.after_give_up {
+            s.after_give_up = match a.as_str() {
+                "end" => AfterGiveUp::End,
+                "continue" => AfterGiveUp::Continue,
+                _ => {
+                    return Err(err(
+                        "after_give_up",
+                        format!("`{a}` is not one of \"end\", \"continue\""),
+                    ));
+                }
+            };
         }
         let mss = self.path.mss()?;
         s.client = self.client.to_config("client", mss)?;

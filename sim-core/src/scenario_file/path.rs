@@ -1,8 +1,9 @@
-//! `[path]`: the bottleneck, where it loses packets, and the MSS its MTU leaves.
+//! `[path]`: the bottleneck, where it loses packets (at random, listed, in
+//! outages), and the MSS its MTU leaves.
 
-use super::{DropSection, FileError, PathSection, err};
+use super::{DropSection, FileError, OutageSection, PathSection, err};
 use crate::config::{
-    Direction, DropRule, DropTarget, LossDirection, LossPosition, PathConfig, Transmission,
+    Direction, DropRule, DropTarget, LossDirection, LossPosition, Outage, PathConfig, Transmission,
 };
 use crate::segment::HEADER_BYTES;
 use crate::time::SimDuration;
@@ -62,6 +63,9 @@ impl PathSection {
         }
         path.drops = (self.drop.iter().enumerate())
             .map(|(i, d)| d.to_rule(&format!("path.drop[{i}]")))
+            .collect::<Result<_, _>>()?;
+        path.outages = (self.outage.iter().enumerate())
+            .map(|(i, o)| o.to_outage(&format!("path.outage[{i}]")))
             .collect::<Result<_, _>>()?;
         match (&self.queue, self.queue_bdp) {
             (Some(q), None) => {
@@ -134,6 +138,41 @@ impl DropSection {
             direction,
             target,
             transmission,
+        })
+    }
+}
+
+impl OutageSection {
+    /// The outage this entry states; `key` is its place (`path.outage[0]`).
+    fn to_outage(&self, key: &str) -> Result<Outage, FileError> {
+        let at = |field: &str| format!("{key}.{field}");
+        let time = |field: &str, text: &str| parse_duration(text).map_err(|e| err(at(field), e.0));
+        let (from, until) = (time("from", &self.from)?, time("until", &self.until)?);
+        if until <= from {
+            return Err(err(
+                at("until"),
+                format!(
+                    "\"{}\" is not after `from` (\"{}\"): an outage ends after it starts",
+                    self.until, self.from
+                ),
+            ));
+        }
+        let direction = match &self.direction {
+            Some(d) => choose(
+                &at("direction"),
+                d,
+                &[
+                    ("data", LossDirection::Data),
+                    ("acks", LossDirection::Acks),
+                    ("both", LossDirection::Both),
+                ],
+            )?,
+            None => LossDirection::Both,
+        };
+        Ok(Outage {
+            direction,
+            from,
+            until,
         })
     }
 }

@@ -37,6 +37,12 @@ pub struct ScenarioFile {
     /// net.ipv4.tcp_congestion_control).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flow_congestion_control: Option<Vec<String>>,
+    /// When a host gives its connection up (tcp_retries2, tcp_syn_retries...):
+    /// "end" (the default) ends the run there; "continue" runs on until both
+    /// ends are closed or the time limit, so that the peer's next segment
+    /// meets no socket and draws a RST, which resets the peer's connection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_give_up: Option<String>,
     pub path: PathSection,
     #[serde(default)]
     pub client: HostSection,
@@ -89,6 +95,10 @@ pub struct PathSection {
     /// one `segment`, `seq` range or `ack`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drop: Vec<DropSection>,
+    /// Spans of time in which every packet one way is lost: `[[path.outage]]`
+    /// tables, each with `from`, `until` and `direction`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outage: Vec<OutageSection>,
     /// Random loss only on the first this many connections, e.g. 1: the first
     /// connection is lossy and the later ones (`new_connection`) are clean.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,6 +142,22 @@ pub struct DropSection {
     /// retransmission gets through) or "all" (every transmission: a black hole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transmission: Option<String>,
+}
+
+/// One `[[path.outage]]` entry: every packet sent `direction` between `from`
+/// and `until` is lost (where `loss_position` says), as if a middlebox
+/// dropped the flow or a link went down, whatever the seed.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutageSection {
+    /// "data" (server → client), "acks" (client → server) or "both" (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<String>,
+    /// When it starts, from the start of the run, e.g. "400ms": packets sent
+    /// from then on are lost.
+    pub from: String,
+    /// When it ends, e.g. "1800s": packets sent from then on get through.
+    pub until: String,
 }
 
 /// One host's settings, by the names Linux gives them.

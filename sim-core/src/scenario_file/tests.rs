@@ -339,3 +339,75 @@ fn later_connections_can_be_named_when_each_exchange_opens_one() {
     let (_, s) = parse(&text).unwrap();
     assert_eq!(s.path.drops[0].connection, 3);
 }
+
+#[test]
+fn outages_are_spans_of_time_one_way_or_both() {
+    use crate::config::{AfterGiveUp, LossDirection, Outage};
+    let text = MINIMAL.replace(
+        "[app]",
+        "[[path.outage]]\ndirection = \"acks\"\nfrom = \"400ms\"\nuntil = \"1800s\"\n\
+         [[path.outage]]\nfrom = \"2000s\"\nuntil = \"2001s\"\n[app]",
+    );
+    let (_, s) = parse(&format!("after_give_up = \"continue\"\n{text}")).unwrap();
+    assert_eq!(
+        s.path.outages,
+        vec![
+            Outage {
+                direction: LossDirection::Acks,
+                from: SimDuration::from_millis(400),
+                until: SimDuration::from_secs(1800),
+            },
+            Outage {
+                direction: LossDirection::Both,
+                from: SimDuration::from_secs(2000),
+                until: SimDuration::from_secs(2001),
+            },
+        ]
+    );
+    assert_eq!(s.after_give_up, AfterGiveUp::Continue);
+    let (_, s) = parse(MINIMAL).unwrap();
+    assert_eq!(s.after_give_up, AfterGiveUp::End);
+    assert!(s.path.outages.is_empty());
+}
+
+#[test]
+fn bad_outages_and_after_give_up_values_name_the_key() {
+    let with = |entry: &str| {
+        let text = MINIMAL.replace("[app]", &format!("[[path.outage]]\n{entry}\n[app]"));
+        parse(&text).unwrap_err()
+    };
+    let cases = [
+        (
+            "from = \"2s\"\nuntil = \"1s\"",
+            "path.outage[0].until",
+            "not after `from`",
+        ),
+        (
+            "from = \"1s\"\nuntil = \"1s\"",
+            "path.outage[0].until",
+            "not after `from`",
+        ),
+        ("from = \"soon\"\nuntil = \"1s\"", "path.outage[0].from", ""),
+        ("from = \"1s\"\nuntil = \"-1s\"", "path.outage[0].until", ""),
+        (
+            "from = \"1s\"\nuntil = \"2s\"\ndirection = \"up\"",
+            "path.outage[0].direction",
+            "\"data\", \"acks\", \"both\"",
+        ),
+    ];
+    for (entry, key, says) in cases {
+        let e = with(entry);
+        assert_eq!(e.key.as_deref(), Some(key), "{entry}: {e}");
+        assert!(e.message.contains(says), "{entry}: {e}");
+    }
+    // Both times are required, and nothing else is known.
+    assert!(with("from = \"1s\"").message.contains("until"));
+    assert!(
+        with("from = \"1s\"\nuntil = \"2s\"\nloss = 1.0")
+            .message
+            .contains("loss")
+    );
+    let e = parse(&format!("after_give_up = \"wait\"\n{MINIMAL}")).unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("after_give_up"), "{e}");
+    assert!(e.message.contains("\"end\", \"continue\""), "{e}");
+}

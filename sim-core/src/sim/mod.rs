@@ -12,9 +12,11 @@
 //!
 //! `mod.rs` runs it ([`run`], or [`Simulation`] a slice at a time);
 //! `world.rs` holds the world and what one event does to it, `flow.rs` one
-//! connection, `apps.rs` the applications' writes, `drops.rs` the drop list.
+//! connection, `apps.rs` the applications' writes, `drops.rs` the drop list,
+//! `closed.rs` what a closed connection meets and when closing ends the run.
 
 mod apps;
+mod closed;
 mod drops;
 mod flow;
 mod world;
@@ -43,7 +45,9 @@ pub enum Outcome {
     /// The event budget ran out ([`MAX_EVENTS`]).
     EventLimit { at: SimTime },
     /// A host gave the connection up: `side` reached the limit `reason`
-    /// names (`tcp_syn_retries`, `tcp_synack_retries`, `tcp_retries2`).
+    /// names (`tcp_syn_retries`, `tcp_synack_retries`, `tcp_retries2`), or
+    /// was reset by the peer's RST (`GiveUp::Reset`, when the scenario runs
+    /// on after a give-up).
     Aborted {
         at: SimTime,
         side: Side,

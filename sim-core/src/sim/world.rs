@@ -5,7 +5,7 @@
 use super::Outcome;
 use super::drops::DropList;
 use super::flow::{Flow, open, slot};
-use crate::config::{Direction, HostConfig, PathConfig, Scenario};
+use crate::config::{AfterGiveUp, Direction, HostConfig, PathConfig, Scenario};
 use crate::event_queue::EventQueue;
 use crate::link::{Admission, Link, LinkConfig};
 use crate::segment::{Segment, Side};
@@ -69,6 +69,8 @@ pub(super) struct World {
     pub(super) loss_connections: Option<u32>,
     /// `ip tcp_metrics flush all` before this connection opens.
     pub(super) flush_before: Option<u32>,
+    /// Whether a give-up ends the run (`closed.rs`).
+    pub(super) after_give_up: AfterGiveUp,
 }
 
 /// One direction of the path as a link; `delay`, `seed` and whether random
@@ -80,6 +82,9 @@ fn link(p: &PathConfig, direction: Direction, delay: SimDuration, seed: u64) -> 
         queue_bytes: p.queue_bytes,
         loss: p.loss_in(direction),
         loss_until: p.loss_until.map(|d| SimTime::ZERO + d),
+        outages: (p.outages_in(direction).into_iter())
+            .map(|(from, until)| (SimTime::ZERO + from, SimTime::ZERO + until))
+            .collect(),
         position: p.loss_position,
         seed,
     })
@@ -127,6 +132,7 @@ impl World {
             opened: vec![1; scenario.flows as usize],
             loss_connections: p.loss_connections,
             flush_before: scenario.app.tcp_metrics_flush_before,
+            after_give_up: scenario.after_give_up,
         };
         let now = SimTime::ZERO;
         for flow in 0..scenario.flows as u16 {
@@ -182,9 +188,13 @@ impl World {
                 self.trace.set_flow(flow);
                 self.trace
                     .push(now, TraceEvent::SegmentReceived { to, seg: *seg });
-                self.flows[flow as usize]
-                    .socket(to)
-                    .handle_segment(now, seg, &mut self.trace);
+                let sock = self.flows[flow as usize].socket(to);
+                if sock.is_aborted() {
+                    // Closed: to the network, the socket is gone.
+                    self.no_tcp_socket(now, flow, to, seg);
+                    return None;
+                }
+                sock.handle_segment(now, seg, &mut self.trace);
                 (flow, to)
             }
             Event::AppStart { flow, index } => {
@@ -230,12 +240,8 @@ impl World {
         if self.finished() {
             return Some(Outcome::Completed { at: now });
         }
-        if let Some((side, reason)) = self.gave_up() {
-            return Some(Outcome::Aborted {
-                at: now,
-                side,
-                reason,
-            });
+        if let Some(outcome) = self.closed_outcome(now, flow, side, self.after_give_up) {
+            return Some(outcome);
         }
         self.pump(now, flow, side);
         self.pump(now, flow, side.peer());

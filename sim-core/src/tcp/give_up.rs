@@ -1,5 +1,5 @@
-//! Why a host gave its connection up: each reason is a limit a sysctl sets,
-//! so that a run that ends undelivered always says which one ended it.
+//! Why a host's connection ended undelivered: a limit a sysctl sets, or the
+//! peer's RST, so that a run that ends undelivered always says what ended it.
 //!
 //! ```text
 //!   reason            sysctl (default)             who     what the application sees
@@ -7,6 +7,7 @@
 //!   SynAckRetries     tcp_synack_retries (5)       server  nothing: the request is forgotten
 //!   Retries2          tcp_retries2 (15)            either  ETIMEDOUT after 924.6 s of retries
 //!   ZeroWindowProbes  tcp_retries2 (15)            sender  ETIMEDOUT after 15 unanswered probes
+//!   Reset             none: the peer's RST         either  ECONNRESET on its next call
 //! ```
 
 /// A limit that made a host give its connection up (`tcp_write_err`, or the
@@ -27,15 +28,32 @@ pub enum GiveUp {
     /// (`tcp_probe_timer`); a receiver that answers keeps the sender waiting
     /// for ever (RFC 1122 4.2.2.17).
     ZeroWindowProbes,
+    /// An acceptable RST arrived (`tcp_reset`): the peer had no socket for
+    /// the connection any more (it had given up silently, `tcp_done`), so
+    /// its kernel answered our segment with a RST (`tcp_v4_send_reset`).
+    /// No limit of ours: the application's next call fails with ECONNRESET.
+    Reset,
 }
 
 impl GiveUp {
-    /// The sysctl whose limit was reached.
-    pub fn sysctl(self) -> &'static str {
+    /// The sysctl whose limit was reached; none for a reset by the peer.
+    pub fn sysctl(self) -> Option<&'static str> {
         match self {
-            GiveUp::SynRetries => "net.ipv4.tcp_syn_retries",
-            GiveUp::SynAckRetries => "net.ipv4.tcp_synack_retries",
-            GiveUp::Retries2 | GiveUp::ZeroWindowProbes => "net.ipv4.tcp_retries2",
+            GiveUp::SynRetries => Some("net.ipv4.tcp_syn_retries"),
+            GiveUp::SynAckRetries => Some("net.ipv4.tcp_synack_retries"),
+            GiveUp::Retries2 | GiveUp::ZeroWindowProbes => Some("net.ipv4.tcp_retries2"),
+            GiveUp::Reset => None,
+        }
+    }
+
+    /// The error the application's next call on the socket returns
+    /// (`sk->sk_err`), if it has a socket: the listener's application never
+    /// saw a forgotten request.
+    pub fn errno(self) -> Option<&'static str> {
+        match self {
+            GiveUp::SynAckRetries => None,
+            GiveUp::SynRetries | GiveUp::Retries2 | GiveUp::ZeroWindowProbes => Some("ETIMEDOUT"),
+            GiveUp::Reset => Some("ECONNRESET"),
         }
     }
 
@@ -46,6 +64,7 @@ impl GiveUp {
             GiveUp::SynAckRetries => "synack-retries",
             GiveUp::Retries2 => "retries2",
             GiveUp::ZeroWindowProbes => "zero-window-probes",
+            GiveUp::Reset => "reset",
         }
     }
 
@@ -63,6 +82,9 @@ impl GiveUp {
             }
             GiveUp::ZeroWindowProbes => {
                 "tcp_retries2 zero-window probes in a row went unanswered: the connection timed out"
+            }
+            GiveUp::Reset => {
+                "the peer answered with a RST, having no connection any more: reset by peer (ECONNRESET)"
             }
         }
     }

@@ -9,6 +9,7 @@ pub mod give_up;
 pub mod idle_restart;
 pub mod info;
 pub mod metrics;
+pub mod no_socket;
 pub mod ooo_queue;
 pub mod pacing;
 pub mod push;

@@ -51,6 +51,7 @@ pub enum Kind {
     Sample = 15,
     SendHeld = 16,
     LossProbe = 17,
+    Reset = 18,
 }
 
 /// One field's value, typed by what it means rather than how it is stored.
@@ -105,6 +106,7 @@ impl TraceEvent {
             TraceEvent::DelayedAckArmed { .. } => Kind::DelayedAckArmed,
             TraceEvent::ZeroWindowProbe { .. } => Kind::ZeroWindowProbe,
             TraceEvent::Aborted { .. } => Kind::Aborted,
+            TraceEvent::Reset { .. } => Kind::Reset,
             TraceEvent::CcMode { .. } => Kind::CcMode,
             TraceEvent::PacingRate { .. } => Kind::PacingRate,
             TraceEvent::Sample { .. } => Kind::Sample,
@@ -241,6 +243,10 @@ fn visit_socket(event: &TraceEvent, v: &mut impl FieldVisitor) {
             v.kind(Kind::Aborted);
             v.field("side", Value::Side(side));
             v.field("retries", Count(retries as u64));
+        }
+        TraceEvent::Reset { side } => {
+            v.kind(Kind::Reset);
+            v.field("side", Value::Side(side));
         }
         TraceEvent::CcMode { side, mode } => {
             v.kind(Kind::CcMode);

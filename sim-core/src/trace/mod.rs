@@ -79,6 +79,9 @@ pub enum TraceEvent {
     ZeroWindowProbe { side: Side, probes: u32 },
     /// `side` gave the connection up after `retries` unanswered retransmissions or probes.
     Aborted { side: Side, retries: u32 },
+    /// `side` took in an acceptable RST and reset its connection
+    /// (`tcp_reset`): its application's next call fails with ECONNRESET.
+    Reset { side: Side },
     /// The congestion-control algorithm changed mode (BBR: startup, drain,
     /// probe_bw, probe_rtt).
     CcMode { side: Side, mode: &'static str },

@@ -71,15 +71,21 @@ impl Transmission {
     /// `SYN ACK`, `ACK`, `FIN ACK`.
     pub fn flags_text(&self) -> String {
         let f = self.flags;
-        let names: Vec<&str> = [(f.syn, "SYN"), (f.fin, "FIN"), (f.ack, "ACK")]
-            .into_iter()
-            .filter_map(|(on, name)| on.then_some(name))
-            .collect();
+        let names: Vec<&str> = [
+            (f.syn, "SYN"),
+            (f.fin, "FIN"),
+            (f.rst, "RST"),
+            (f.ack, "ACK"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
         names.join(" ")
     }
 
     /// The short text written along the arrow: `SYN`, `SYN-ACK`,
-    /// `seq 1:1449`, `ack 1449`, `ack 1449 win 0`, `retx seq 1:1449`.
+    /// `seq 1:1449`, `ack 1449`, `ack 1449 win 0`, `retx seq 1:1449`,
+    /// `RST seq 1449`.
     pub fn label(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
         if self.retransmit {
@@ -87,6 +93,12 @@ impl Transmission {
         }
         if self.probe {
             parts.push("probe".into());
+        }
+        if self.flags.rst {
+            // A host with no socket for the segment it answers: the whole
+            // message is the flag (and the sequence number it must carry).
+            parts.push(format!("RST seq {}", self.seq));
+            return parts.join(" ");
         }
         if self.flags.syn {
             parts.push(if self.flags.ack { "SYN-ACK" } else { "SYN" }.into());

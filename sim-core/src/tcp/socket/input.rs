@@ -2,7 +2,8 @@
 //! (`tcp_ack`); its data goes to `receive` (`tcp_data_queue`).
 //!
 //! ```text
-//!   handle_segment ─► tcp_rcv_state_process (Listen, SynSent, SynReceived)
+//!   handle_segment ─► a RST: `reset` (tcp_validate_incoming's step 2, tcp_reset)
+//!                  ├► tcp_rcv_state_process (Listen, SynSent, SynReceived)
 //!                  └► tcp_rcv_established ─► tcp_validate_incoming: a SYN or a
 //!                                         │   probe gets a bare ACK (≤ 1 / 500 ms)
 //!                                         ├► tcp_ack ─► tcp_ack_probe (if nothing in flight)
@@ -70,6 +71,9 @@ struct Sacked {
 impl Socket {
     pub fn handle_segment(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
         self.counters.on_receive();
+        if seg.flags.rst {
+            return self.tcp_rcv_rst(now, seg, trace);
+        }
         if self.tcp_rcv_state_process(now, seg, trace).is_break() {
             return;
         }
@@ -218,7 +222,7 @@ impl Socket {
     /// otherwise this answer is noted (`last_oow_ack_time`) and may go. Only
     /// segments without data (or with a SYN) are ever limited, and only since
     /// 4.0 (`Behaviour::oow_rate_limit`).
-    fn tcp_oow_rate_limited(&mut self, now: SimTime) -> bool {
+    pub(super) fn tcp_oow_rate_limited(&mut self, now: SimTime) -> bool {
         if !self.handshake.oow_rate_limit {
             return false;
         }

@@ -34,6 +34,7 @@
 //! | `loss_probe`    | tcp_output.c, tcp_input.c       | the tail-loss probe: its timer, probe and ACKs |
 //! | `frto`          | tcp_input.c                     | F-RTO: was a timeout spurious?                  |
 //! | `app`           | tcp.c                           | the application's writes and reads             |
+//! | `reset`         | tcp_input.c                     | a RST arrives: `tcp_reset`, or a challenge ACK |
 
 mod app;
 mod congestion;
@@ -44,6 +45,7 @@ mod input;
 mod loss_probe;
 mod output;
 mod receive;
+mod reset;
 #[cfg(test)]
 mod tests;
 mod timers;

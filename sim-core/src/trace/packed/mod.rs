@@ -14,7 +14,7 @@
 //! Records that are not packet-level (cwnd changes, samples, transfers) are
 //! kept whole in `summary`, which lets readers of totals scan them without
 //! touching a packet; so is any packet record a slot cannot hold exactly
-//! (an offset past 32 bits, say), in `odd`. Both remember their place in
+//! (an offset past 32 bits, or a RST, say), in `odd`. Both remember their place in
 //! the order, so reading back gives every record exactly as pushed, in order.
 //!
 //! Packing matches on the kinds it packs rather than walking their fields
@@ -243,6 +243,11 @@ impl Packed {
         seg: &'e Segment,
         extra: bool,
     ) -> Option<(Slot, Option<&'e SackBlocks>)> {
+        // The slot's flag bits are all taken; a RST, one or two in a run,
+        // is kept whole in `odd`.
+        if seg.flags.rst {
+            return None;
+        }
         let (sack, blocks) = if seg.sack.is_empty() {
             (NO_SACK, None)
         } else {

@@ -135,6 +135,8 @@ impl Records<'_> {
                 ack: s.bits & ACK != 0,
                 fin: s.bits & FIN != 0,
                 psh: s.bits & PSH != 0,
+                // A RST never has a slot (`Packed::segment`).
+                rst: false,
             },
             sack,
             ts_val: if s.kind == SENT {

@@ -23,7 +23,7 @@ fn segment() -> impl Strategy<Value = Segment> {
     (
         (word(), side(), word(), any::<u32>(), word(), word()),
         (
-            any::<[bool; 3]>(),
+            any::<[bool; 4]>(),
             prop::collection::vec((word(), word()), 0..=3),
         ),
         (word(), word()),
@@ -41,6 +41,7 @@ fn segment() -> impl Strategy<Value = Segment> {
                     ack: f[1],
                     fin: f[2],
                     psh: f[1] && !f[0],
+                    rst: f[3],
                 },
                 sack: SackBlocks::new(&sack),
                 ts_val,
@@ -122,10 +123,15 @@ fn record() -> impl Strategy<Value = TraceRecord> {
 fn fitted(r: TraceRecord) -> TraceRecord {
     let t = (r.time.0 % (1 << 50)) | (1 << 40); // room either side for near times
     let near = |v: u64| v % (1 << 31);
+    // A run's RSTs are kept whole (no flag bit is left in a slot).
     let fit_seg = |seg: Segment, sent: bool| Segment {
         len: seg.len % (1 << 16),
         wnd: near(seg.wnd),
         ts_val: if sent { t } else { t - near(seg.ts_val) },
+        flags: Flags {
+            rst: false,
+            ..seg.flags
+        },
         ..seg
     };
     let event = match r.event {
@@ -224,6 +230,7 @@ fn a_segment_a_slot_cannot_hold_is_kept_whole() {
             ack: true,
             fin: false,
             psh: true,
+            rst: false,
         },
         sack: SackBlocks::new(&[(5, 9)]),
         ts_val: t,
@@ -247,11 +254,22 @@ fn a_segment_a_slot_cannot_hold_is_kept_whole() {
             ..seg
         }),
         sent(seg),
+        // A RST (no flag bit left for it in a slot).
+        sent(Segment {
+            flags: Flags {
+                rst: true,
+                ack: false,
+                psh: false,
+                ..seg.flags
+            },
+            sack: SackBlocks::default(),
+            ..seg
+        }),
     ];
     let p = check_round_trip(&records).unwrap();
     assert_eq!(
         (p.slots.len(), p.odd.len(), p.odd_at.clone()),
-        (2, 1, vec![1])
+        (2, 2, vec![1, 3])
     );
     // The record kept whole filed no SACK blocks of its own.
     assert_eq!(p.sacks.len(), 2);

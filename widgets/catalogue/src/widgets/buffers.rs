@@ -10,7 +10,10 @@
 use super::KERNEL;
 use crate::spec::{Preset, WidgetSpec};
 use crate::values::{Bytes, Choice, Count, Duration, Param, Rate, Switch, Values};
-use sim_core::config::{HostConfig, HostSettings, Kernel, PAGE_SIZE, PathConfig, Scenario};
+use sim_core::config::{
+    AfterGiveUp, HostConfig, HostSettings, Kernel, LossDirection, Outage, PAGE_SIZE, PathConfig,
+    Scenario,
+};
 use sim_core::tcp::reader::ReadPause;
 use sim_core::time::{SimDuration, SimTime};
 
@@ -35,6 +38,9 @@ pub const WIDGET: WidgetSpec = WidgetSpec {
         READ_STOP.spec,
         READ_RESUME.spec,
         RETRIES2.spec,
+        ANSWERS_LOST.spec,
+        LOST_FROM.spec,
+        LOST_UNTIL.spec,
         DIRECTION.spec,
         REQUEST.spec,
         QUEUE.spec,
@@ -239,6 +245,31 @@ pub const RETRIES2: Param<Count> = Param::new(
 .default(15.0)
 .knob("net.ipv4.tcp_retries2");
 
+pub const ANSWERS_LOST: Param<Switch> = Param::new(
+    "answers_lost",
+    "Receiver's answers lost",
+    "on: everything the receiver sends is lost from one time to another (a middlebox dropping the flow), and the run goes on after the sender gives up",
+)
+.default(0.0);
+
+pub const LOST_FROM: Param<Duration> = Param::new(
+    "lost_from",
+    "Answers lost from",
+    "when they are lost: time from the start of the run",
+)
+.range(1.0 * MS, 1800.0 * S)
+.default(400.0 * MS)
+.log_scale();
+
+pub const LOST_UNTIL: Param<Duration> = Param::new(
+    "lost_until",
+    "Answers lost until",
+    "when they are lost: time from the start of the run (after the start)",
+)
+.range(1.0 * MS, 3600.0 * S)
+.default(1800.0 * S)
+.log_scale();
+
 /// Which way the data flows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -285,7 +316,7 @@ pub const QUEUE: Param<Bytes> = Param::new(
 
 pub const TIME_LIMIT: Param<Duration> =
     Param::new("time_limit", "Run for at most", "the simulation stops here")
-        .range(1.0 * S, 1800.0 * S)
+        .range(1.0 * S, 3600.0 * S)
         .default(600.0 * S)
         .log_scale();
 
@@ -355,6 +386,12 @@ const PRESETS: &[Preset] = &[
         title: "Case 6's 6 s pause on today's kernel",
         scenario: crate::native!("seed-001-receiver-pauses-today.toml"),
         notes: crate::prose!("The same stall: persist and the window update work as on 3.10."),
+    },
+    Preset {
+        name: "gone-rst",
+        title: "Case 6: probes unanswered, gave up, RST",
+        scenario: "seed-001-receiver-gone-rst.toml",
+        notes: crate::prose!("15 unanswered probes, a silent close at 942 s; the window update at 1800 s draws a RST."),
     },
     Preset {
         name: "no-window-scaling",
@@ -437,6 +474,24 @@ fn scenario(v: &Values) -> Scenario {
             until: Some(until),
         }
     });
+    if v.choice(ANSWERS_LOST).on() {
+        // The receiver's direction: its ACKs, window updates, probe answers.
+        let direction = if server_sends {
+            LossDirection::Acks
+        } else {
+            LossDirection::Data
+        };
+        let from = v.duration(LOST_FROM);
+        // An end before the start would be no outage: one RTT after it.
+        let until = v.duration(LOST_UNTIL).max(from + v.duration(RTT));
+        s.path.outages = vec![Outage {
+            direction,
+            from,
+            until,
+        }];
+        // What the peer meets after the sender gives up is the point.
+        s.after_give_up = AfterGiveUp::Continue;
+    }
     if server_sends {
         (s.app.request, s.app.response) = (other, data);
         s.client.receiver.read_rate = read_rate;
@@ -527,6 +582,17 @@ fn values_of(s: &Scenario) -> Values {
     };
     v.set(READ_STOP, stop);
     v.set(READ_RESUME, resume);
+    let (lost, from, until) = match s.path.outages.first() {
+        Some(o) => (Switch::On, o.from, o.until),
+        None => (
+            Switch::Off,
+            SimDuration(LOST_FROM.spec.default as u64),
+            SimDuration(LOST_UNTIL.spec.default as u64),
+        ),
+    };
+    v.set(ANSWERS_LOST, lost);
+    v.set(LOST_FROM, from);
+    v.set(LOST_UNTIL, until);
     v.set(KERNEL, s.server.kernel.unwrap_or(Kernel::Today));
     v
 }

@@ -61,6 +61,7 @@ mod nagle_cork;
 mod packetdrill;
 mod pushed_ack;
 mod receive_window;
+mod reset;
 mod rto;
 mod sack_recovery;
 mod send_buffer;

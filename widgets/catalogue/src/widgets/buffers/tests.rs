@@ -253,3 +253,62 @@ fn todays_presets_show_the_same_limits() {
     let g = goodput_bps(&r);
     assert!(g < 65_535.0 * 8.0 / 0.035 && g > 0.8 * 65_535.0 * 8.0 / 0.035, "{g}");
 }
+
+/// Case 6's second capture: the receiver's answers are lost, so the
+/// sender's 15 probes (tcp_retries2) go unanswered and it gives up,
+/// silently, after about 942 s; the run goes on, and the window update
+/// sent when the application reads again at 1800 s draws a RST that
+/// resets the receiver's connection.
+#[test]
+fn unanswered_probes_give_up_and_the_late_window_update_draws_a_rst() {
+    use sim_core::sim::Outcome;
+    use sim_core::tcp::GiveUp;
+    let v = preset("gone-rst");
+    assert_eq!(v.choice(ANSWERS_LOST), Switch::On);
+    assert_eq!(v.choice(READING), Reading::Pauses);
+    let s = scenario(&v);
+    assert_eq!(s.after_give_up, sim_core::config::AfterGiveUp::Continue);
+    for kernel in [Kernel::V3_10, Kernel::Today] {
+        let r = run(&on(v.clone(), kernel));
+        let aborted: Vec<_> = r
+            .trace
+            .records()
+            .filter_map(|x| match x.event {
+                TraceEvent::Aborted { side, retries } => Some((x.time, side, retries)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(aborted.len(), 1, "{kernel:?}");
+        let (gave_up, side, retries) = aborted[0];
+        assert_eq!((side, retries), (Side::Server, 15), "{kernel:?}");
+        // Backed off to TCP_RTO_MAX long before the 15th: well past 600 s,
+        // and long before the application reads again.
+        assert!(gave_up.0 > 600_000_000_000, "{gave_up:?} on {kernel:?}");
+        let resume = v.duration(READ_RESUME).0;
+        assert!(gave_up.0 < resume, "{kernel:?}");
+        let rsts: Vec<_> = r
+            .trace
+            .records()
+            .filter_map(|x| match x.event {
+                TraceEvent::SegmentSent { seg, .. } if seg.flags.rst => Some((x.time, seg)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rsts.len(), 1, "{kernel:?}");
+        let (at, rst) = rsts[0];
+        assert_eq!(rst.from, Side::Server, "{kernel:?}");
+        assert!(at.0 > resume && at.0 < resume + 10_000_000, "{at:?} on {kernel:?}");
+        match r.outcome {
+            Outcome::Aborted { side, reason, at: end } => {
+                assert_eq!((side, reason), (Side::Client, GiveUp::Reset), "{kernel:?}");
+                assert!(end > at, "{kernel:?}");
+            }
+            other => panic!("{other:?} on {kernel:?}"),
+        }
+    }
+    // With the answers delivered, the same reader keeps the connection.
+    let mut delivered = v.clone();
+    delivered.set(ANSWERS_LOST, Switch::Off);
+    let r = run(&delivered);
+    assert!(summarize(&r).completion.is_some());
+}
