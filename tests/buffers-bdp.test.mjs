@@ -102,6 +102,26 @@ test("case 6: a reader that pauses for 6 s holds the push back until it reads ag
   assert.ok(r.completion_ms < 6010 + 1000, `${r.completion_ms}`);
 });
 
+test("the buffer view: case 4's queued bytes sit at the 32 KB buffer, drawn with the BDP", async () => {
+  const { w, close } = await results(`${PLAIN}.preset=sndbuf-16k`);
+  await w.showView("buffers", 2);
+  for (let i = 0; i < 30; i++) await w.step("rtt");
+  assert.ok(await w.inkedCanvas("buffers", { panel: 2 }), "the buffer view is drawn");
+  // The readout under the pointer is the view's values; the table is its data.
+  await w.toggleTable(2);
+  const caption = await w.locator(".tw-table-scroll caption").textContent();
+  assert.match(caption, /BDP is 250000 B/, caption);
+  const rows = await w.locator(".tw-table-scroll tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => Number(td.textContent))));
+  const busy = rows.filter(([t]) => t > 1000 && t < 20000);
+  assert.ok(busy.length > 10, `${busy.length} rows`);
+  for (const [t, sndbuf, , window] of busy) {
+    assert.equal(sndbuf, 32000, `sk_sndbuf at ${t} ms`);
+    assert.ok(window > 2 * sndbuf, `the client's window ${window} at ${t} ms`);
+  }
+  await close();
+});
+
 test("the ss -tmi panel shows both hosts: the sender's tb and the reader's r and rb", async () => {
   const { w, close } = await results(`${PLAIN}.preset=sndbuf-16k`);
   for (let i = 0; i < 8; i++) await w.step("rtt");

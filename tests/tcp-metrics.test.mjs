@@ -106,3 +106,30 @@ test("before the first close the panel says the cache is empty", async () => {
   assert.equal(await w.panel("tcp-metrics"), "(no entries: metrics are saved when a connection closes)");
   await close();
 });
+
+test("the connection rows: one per connection, opened with the cached ssthresh on side A only", async () => {
+  const { page, widget: w, problems, close } = await openWidget(env, `${PAGE}?connections-1.t=10000s`, COMPARE);
+  await w.side("b").waitSimulated(SLOW);
+  const rows = {};
+  for (const side of ["a", "b"]) {
+    assert.ok(await w.side(side).inkedCanvas("connections", { panel: 1 }), `side ${side} draws its rows`);
+    // Compare mode has one export menu, its items named by side.
+    const item = `${side.toUpperCase()} · Panel 1: Connection by connection: download the data as CSV`;
+    const [csv] = await Promise.all([page.waitForEvent("download"), w.exportItem(item)]);
+    const chunks = [];
+    for await (const c of await csv.createReadStream()) chunks.push(c);
+    rows[side] = Buffer.concat(chunks).toString("utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+  }
+  assert.deepEqual(problems.console, []);
+  await close();
+  for (const side of ["a", "b"]) assert.equal(rows[side].length, 4, JSON.stringify(rows[side]));
+  // Columns: connection, opened (ms), ssthresh at open, largest cwnd, time (ms).
+  assert.equal(rows.a[0][2], "∞", "the first connection finds nothing cached");
+  for (let i = 1; i < 4; i++) {
+    assert.match(rows.a[i][2], /^\d+$/, `A's connection ${i + 1} opens with a cached ssthresh`);
+    assert.equal(rows.b[i][2], "∞", `B's connection ${i + 1} does not`);
+    const [ta, tb] = [Number(rows.a[i][4]), Number(rows.b[i][4])];
+    assert.ok(ta >= 1.5 * tb, `connection ${i + 1}: A ${ta} ms vs B ${tb} ms`);
+  }
+  assert.equal(rows.a[0][4], rows.b[0][4], "the lossy first connection is the same run");
+});

@@ -94,7 +94,15 @@ pub use values::{Param, Values};
 pub use widgets::WIDGETS;
 
 /// The views a widget can show, by the names `views=` and the URL use.
-pub const VIEW_NAMES: &[&str] = &["cwnd", "tsg", "ladder", "throughput", "rtt"];
+pub const VIEW_NAMES: &[&str] = &[
+    "cwnd",
+    "tsg",
+    "ladder",
+    "throughput",
+    "rtt",
+    "buffers",
+    "connections",
+];
 
 /// Parameters every widget accepts besides its own.
 /// `compare=PARAM vs=VALUE` shows two runs side by side that differ only in

@@ -3,8 +3,8 @@
 
 use super::transport::StepIndex;
 use crate::series::{
-    ladder::Ladder, path::PathSeries, rtt::RttSeries, throughput::ThroughputSeries, tsg::TsgSeries,
-    window::WindowSeries,
+    buffers::BufferSeries, connections::ConnectionsSeries, ladder::Ladder, path::PathSeries,
+    rtt::RttSeries, throughput::ThroughputSeries, tsg::TsgSeries, window::WindowSeries,
 };
 use sim_core::analysis::{self, Summary};
 use sim_core::report;
@@ -21,6 +21,8 @@ pub struct Model {
     pub tsg: TsgSeries,
     pub throughput: ThroughputSeries,
     pub rtt: RttSeries,
+    pub buffers: BufferSeries,
+    pub connections: ConnectionsSeries,
     pub steps: StepIndex,
     /// Both sockets at each sample, for `ss` at the cursor.
     samples: Vec<(f64, SsReading)>,
@@ -109,6 +111,8 @@ pub struct ModelBuild {
     tsg: Option<TsgSeries>,
     throughput: Option<ThroughputSeries>,
     rtt: Option<RttSeries>,
+    buffers: Option<BufferSeries>,
+    connections: Option<ConnectionsSeries>,
     steps: Option<StepIndex>,
     summary: Option<Summary>,
     samples: Option<Samples>,
@@ -118,7 +122,7 @@ pub struct ModelBuild {
 
 impl ModelBuild {
     /// The parts [`step`](Self::step) builds one at a time.
-    pub const STAGES: usize = 10;
+    pub const STAGES: usize = 12;
 
     /// Builds the next part; true once all are built.
     pub fn step(&mut self, run: &RunResult) -> bool {
@@ -133,6 +137,8 @@ impl ModelBuild {
             7 => self.summary = Some(analysis::summarize(run)),
             8 => self.samples = Some(samples_of(run)),
             9 => self.iperf = Some(iperf_of(run)),
+            10 => self.buffers = Some(BufferSeries::from_run(run)),
+            11 => self.connections = Some(ConnectionsSeries::from_run(run)),
             _ => return true,
         }
         self.stage += 1;
@@ -162,6 +168,8 @@ impl ModelBuild {
             tsg: self.tsg.expect(built),
             throughput: self.throughput.expect(built),
             rtt: self.rtt.expect(built),
+            buffers: self.buffers.expect(built),
+            connections: self.connections.expect(built),
             steps: self.steps.expect(built),
             samples,
             iperf_lines,

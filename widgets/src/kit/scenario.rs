@@ -50,7 +50,7 @@ pub fn expected_ns(s: &Scenario) -> u64 {
 }
 
 /// How long the run may stand still on purpose: a reader that never reads
-/// (to the time limit), a read pause. Without it a stalled run
+/// (to the time limit), a read pause, an outage. Without it a stalled run
 /// was sampled as densely as a busy one to its time limit: case 6's
 /// receiver that stops reading took 5 million samples over 1800 s, more
 /// than a wasm32 vector can hold.
@@ -61,7 +61,10 @@ fn stalls_ns(s: &Scenario) -> u64 {
         (_, Some(p)) => p.until.map_or(limit, |u| u.0.saturating_sub(p.from.0)),
         _ => 0,
     };
-    reader(&s.client.receiver).max(reader(&s.server.receiver))
+    let outages = s.path.outages.iter().map(|o| o.until.0).max().unwrap_or(0);
+    reader(&s.client.receiver)
+        .max(reader(&s.server.receiver))
+        .max(outages)
 }
 
 /// The hash of the whole trace of the run a widget shows for `values` (see

@@ -5,7 +5,10 @@ use super::detail::Stretch;
 use super::model::Model;
 use crate::draw::backend::{Backend, SvgWriter};
 use crate::draw::time_axis::TimeAxis;
-use crate::draw::{ladder, path_view, rtt_chart, throughput_chart, tsg_chart, window_chart};
+use crate::draw::{
+    buffer_chart, connections_chart, ladder, path_view, rtt_chart, throughput_chart, tsg_chart,
+    window_chart,
+};
 use crate::palette::Palette;
 use crate::series::table::Table;
 use plotters::coord::Shift;
@@ -19,24 +22,30 @@ pub enum View {
     Tsg,
     Throughput,
     Rtt,
+    Buffers,
+    Connections,
 }
 
 impl View {
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 8] = [
         View::Path,
         View::Window,
         View::Tsg,
         View::Ladder,
         View::Throughput,
         View::Rtt,
+        View::Buffers,
+        View::Connections,
     ];
     /// The views a chart slot offers (the path view has its own place).
-    pub const CHARTS: [View; 5] = [
+    pub const CHARTS: [View; 7] = [
         View::Window,
         View::Tsg,
         View::Ladder,
         View::Throughput,
         View::Rtt,
+        View::Buffers,
+        View::Connections,
     ];
 
     /// Short name, used in URLs, file names and element ids.
@@ -48,6 +57,8 @@ impl View {
             View::Tsg => "tsg",
             View::Throughput => "throughput",
             View::Rtt => "rtt",
+            View::Buffers => "buffers",
+            View::Connections => "connections",
         }
     }
 
@@ -63,6 +74,8 @@ impl View {
             View::Tsg => "Time-sequence graph",
             View::Throughput => "Throughput",
             View::Rtt => "RTT",
+            View::Buffers => "Buffers and window",
+            View::Connections => "Connection by connection",
         }
     }
 
@@ -83,6 +96,12 @@ impl View {
             }
             View::Throughput => "Chart of the bytes the client received per interval, in Mbit/s",
             View::Rtt => "Chart of RTT samples and the smoothed RTT over time",
+            View::Buffers => {
+                "Chart of the sender's send buffer size and queued bytes, the receiver's advertised window and its unread bytes over time, against the path's bandwidth-delay product"
+            }
+            View::Connections => {
+                "One row per connection, aligned at its opening: the server's congestion window and slow-start threshold over the connection's own time, over a bar as long as the connection took"
+            }
         }
     }
 
@@ -104,6 +123,8 @@ impl View {
             View::Tsg => m.tsg.table(),
             View::Throughput => m.throughput.table(),
             View::Rtt => m.rtt.table(),
+            View::Buffers => m.buffers.table(),
+            View::Connections => m.connections.table(),
         }
     }
 }
@@ -122,15 +143,16 @@ pub fn slots(names: &[&str]) -> [View; 2] {
     slots
 }
 
-/// The top of `view`'s y axis for `m` alone (NaN for the path view and the
-/// ladder, which have none).
+/// The top of `view`'s y axis for `m` alone (NaN for the path view, the
+/// ladder and the connection rows, which have none to share).
 pub fn y_top(view: View, m: &Model) -> f64 {
     match view {
-        View::Path | View::Ladder => f64::NAN,
+        View::Path | View::Ladder | View::Connections => f64::NAN,
         View::Window => window_chart::y_top(&m.window),
         View::Tsg => tsg_chart::y_top(&m.tsg),
         View::Throughput => throughput_chart::y_top(&m.throughput),
         View::Rtt => rtt_chart::y_top(&m.rtt),
+        View::Buffers => buffer_chart::y_top(&m.buffers),
     }
 }
 
@@ -223,6 +245,8 @@ pub fn draw_with<DB: DrawingBackend>(
         View::Tsg => tsg_chart::draw(area, &m.tsg, t_ns, end, top, pal, scale),
         View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, top, pal, scale),
         View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, end, top, pal, scale),
+        View::Buffers => buffer_chart::draw(area, &m.buffers, t_ns, end, top, pal, scale),
+        View::Connections => connections_chart::draw(area, &m.connections, t_ns, pal, scale),
     }
 }
 

@@ -7,7 +7,9 @@
 
 pub mod annotations;
 pub mod bins;
+pub mod buffers;
 pub mod cc_state;
+pub mod connections;
 pub mod ladder;
 pub mod path;
 pub mod rtt;

@@ -187,6 +187,27 @@ pub fn readout(view: View, m: &Model, t_ns: f64, unit: crate::units::TimeUnit) -
                 None => t,
             }
         }
+        View::Buffers => match m.buffers.at(t_ns) {
+            Some(p) => format!(
+                "{t}: sndbuf {} · queued {} · window {} · unread {}",
+                kb(p.send.sndbuf),
+                kb(p.send.wmem_queued),
+                kb(p.send.snd_wnd),
+                kb(p.recv.unread)
+            ),
+            None => t,
+        },
+        View::Connections => {
+            let rows = &m.connections.rows;
+            match rows.partition_point(|r| r.opened_ns <= t_ns) {
+                0 => t,
+                k => format!(
+                    "{t}: connection {k} of {} · cwnd {}",
+                    rows.len(),
+                    m.window.at(t_ns).cwnd
+                ),
+            }
+        }
         View::Path | View::Ladder => t,
     }
 }
