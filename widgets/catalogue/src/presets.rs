@@ -70,6 +70,11 @@ mod tests {
                 "{}: write preset notes as `notes: crate::prose!(\"…\")`",
                 path.display()
             );
+            assert!(
+                !text.contains("scenario: \""),
+                "{}: write preset files as `scenario: crate::native!(\"…\")`",
+                path.display()
+            );
         }
         assert_eq!(super::note_in("a\tone\nb\ttwo", "b"), Some("two"));
         assert_eq!(super::note_in("a\tone", "c"), None);

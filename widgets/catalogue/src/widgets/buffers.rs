@@ -390,7 +390,7 @@ const PRESETS: &[Preset] = &[
     Preset {
         name: "gone-rst",
         title: "Case 6: probes unanswered, gave up, RST",
-        scenario: "seed-001-receiver-gone-rst.toml",
+        scenario: crate::native!("seed-001-receiver-gone-rst.toml"),
         notes: crate::prose!("15 unanswered probes, a silent close at 942 s; the window update at 1800 s draws a RST."),
     },
     Preset {
