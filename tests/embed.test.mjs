@@ -128,6 +128,33 @@ test("(b) the custom element runs on a foreign page, isolated from its styles bo
   await context.close();
 });
 
+test("(b) on a foreign page the element fetches its widgets' words once: title, presets, slider help, notes", async () => {
+  const { page, problems, context } = await newPage();
+  await page.goto(wiki.url + "wiki-element.html");
+  const w = await Widget.find(page, "#friendly .tcp-widget");
+  await w.waitInteractive(20000);
+  // The words are not in the wasm (kit/page_text.rs): without them the
+  // title would be empty and the menu would list bare preset names.
+  assert.equal(await w.locator(".tw-title").innerText(), "Slow start on a new connection");
+  const options = await w.locator(".tw-preset select option").allInnerTexts();
+  assert.ok(options.includes("1. 512 KiB at 7 ms, the capture's setting"), options.join(" | "));
+  const help = await w.slider("rtt").range.getAttribute("aria-description");
+  assert.match(help, /round-trip/);
+  // Both slow-start elements and the long-fat one share one fetch.
+  const fetched = problems.requests.filter((u) => u.endsWith("/embed/tcp-widget-text.js"));
+  assert.equal(fetched.length, 1, problems.requests.join("\n"));
+  // Presenter mode shows the preset's speaker notes, as in the book.
+  await w.locator(".tw-preset select").selectOption("seed-7ms");
+  await w.locator(".tw-presenter-button").click();
+  await w.locator(".tw-speaker-notes").waitFor({ timeout: 5000 });
+  assert.match(await w.locator(".tw-speaker-notes").innerText(), /^Notes: \S/);
+  const dark = await Widget.find(page, "#dark .tcp-widget");
+  await dark.waitInteractive(20000);
+  assert.match(await dark.locator(".tw-title").innerText(), /long fat network/i);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test("(b) hostile attribute values and names are inert: notes, safe values, no markup, no script", async () => {
   const { page, problems, context } = await newPage();
   await page.goto(wiki.url + "wiki-element.html");
@@ -157,6 +184,9 @@ test("(c) the self-contained file runs from disk, alone, with no network at all"
     const { page, problems, context } = await newPage({ offline: true });
     await page.goto(pathToFileURL(file).href + "?duration=2s");
     await seeItRun(page, "tcp-widget .tcp-widget");
+    // Its words are written into the file (kit/page_text.rs).
+    const title = await page.locator("tcp-widget .tw-title").innerText();
+    assert.ok(title.length > 10, `${name}: title "${title}"`);
     assert.deepEqual(problems.requests, [pathToFileURL(file).href + "?duration=2s"], `${name}: only the file itself`);
     assert.deepEqual(problems.console, [], name);
     await context.close();

@@ -64,6 +64,22 @@
     });
   }
 
+  // The widget's words its page holds, not the wasm (titles, help, notes:
+  // `kit/page_text.rs`), in a hidden element the book's pages and the embed
+  // pages have written in. On any other page they come from a script beside
+  // this one, fetched once; a widget without them still runs, with bare
+  // preset names in its menu.
+  var words = null;
+  function pageWords(name) {
+    var selector = '.tw-preset-notes[data-for="' + name.replace(/[^a-z0-9-]/g, "") + '"]';
+    if (document.querySelector(selector)) return Promise.resolve();
+    if (words === null) words = classicScript(new URL("tcp-widget-text.js", here).href);
+    return words.then(function () {
+      var html = (window.tcpWidgetText || {})[name];
+      if (html && !document.querySelector(selector)) document.body.insertAdjacentHTML("beforeend", html);
+    }, function () {});
+  }
+
   function classicScript(src) {
     return new Promise(function (resolve, reject) {
       var s = document.createElement("script");
@@ -214,8 +230,10 @@
     _mount() {
       var self = this;
       var holder = this._holder;
-      load().then(
-        function (w) {
+      var name = holder.getAttribute("data-widget") || "";
+      Promise.all([load(), pageWords(name)]).then(
+        function (loaded) {
+          var w = loaded[0];
           if (!self.isConnected || holder.hasAttribute("data-mounted")) return;
           w.mount(holder);
           // The iframe page (frame.js) reports its height from here on.

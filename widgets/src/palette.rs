@@ -127,9 +127,11 @@ pub fn parse_css_color(text: &str) -> Option<RGBColor> {
 /// CSS Color 4's HSL → sRGB conversion.
 fn hsl_to_rgb(h: f64, s: f64, l: f64) -> RGBColor {
     let (s, l) = (s.within(0.0, 1.0), l.within(0.0, 1.0));
-    let h = h.rem_euclid(360.0);
+    // Floored remainders by hand: `%` on f64 would bring libm's fmod.
+    let h = h - 360.0 * (h / 360.0).floor();
     let f = |n: f64| {
-        let k = (n + h / 30.0) % 12.0;
+        let k = n + h / 30.0;
+        let k = k - 12.0 * (k / 12.0).floor();
         let a = s * l.min(1.0 - l);
         let v = l - a * (k - 3.0).min(9.0 - k).within(-1.0, 1.0);
         (v * 255.0).round() as u8

@@ -12,6 +12,9 @@ use yew::prelude::*;
 pub struct SliderProps {
     pub id: AttrValue,
     pub spec: &'static ParamSpec,
+    /// The parameter's help, the slider's accessible description (the page
+    /// carries it, see `kit::page_text`).
+    pub help: AttrValue,
     pub value: f64,
     pub on_change: Callback<f64>,
     /// A note for the reader (a typed value that was clamped or unreadable).
@@ -130,7 +133,7 @@ pub fn slider(props: &SliderProps) -> Html {
                 <input type="range" id={props.id.clone()} min={shortest(min)} max={shortest(max)} step="1"
                     value={shortest(value)}
                     aria-valuetext={shown}
-                    aria-description={format!("{}{}", spec.help, scale)}
+                    aria-description={format!("{}{}", props.help, scale)}
                     {oninput} />
                 <input type="text" class="tw-slider-text" id={text_id} inputmode="decimal" spellcheck="false"
                     value={text} oninput={oninput_text} onchange={onchange_text} onblur={onblur_text}
@@ -154,7 +157,7 @@ fn choice(props: &SliderProps, options: &'static [&'static str]) -> Html {
             <div class="tw-slider tw-toggle">
                 <label for={props.id.clone()}>
                     <input type="checkbox" id={props.id.clone()} checked={current == 1} {onchange}
-                        aria-description={spec.help} />
+                        aria-description={props.help.clone()} />
                     <span class="tw-slider-name">{ props.prefix.clone() }{ spec.label }</span>
                 </label>
             </div>
@@ -170,7 +173,7 @@ fn choice(props: &SliderProps, options: &'static [&'static str]) -> Html {
             <label for={props.id.clone()}>
                 <span class="tw-slider-name">{ props.prefix.clone() }{ spec.label }</span>
             </label>
-            <select id={props.id.clone()} {onchange} aria-description={spec.help} data-param={spec.name}>
+            <select id={props.id.clone()} {onchange} aria-description={props.help.clone()} data-param={spec.name}>
                 { for options.iter().enumerate().map(|(i, o)| html! {
                     <option value={*o} selected={i == current}>{ *o }</option>
                 }) }

@@ -57,6 +57,8 @@ pub fn build() -> Result {
     write(&out.join("tcp-widget.js"), element.as_bytes())?;
     write(&out.join("frame.js"), frame.as_bytes())?;
     write(&out.join("tcp-widget-frames.js"), frames.as_bytes())?;
+    let words = page_words();
+    write(&out.join("tcp-widget-text.js"), words.as_bytes())?;
     let mut sizes = vec![
         (
             "tcp-widget.js",
@@ -77,6 +79,12 @@ pub fn build() -> Result {
             gzip(inline_wasm.as_bytes()).len(),
         ),
         (
+            "tcp-widget-text.js",
+            "the widgets' words (titles, help, notes) for `<tcp-widget>` on other sites",
+            words.len(),
+            gzip(words.as_bytes()).len(),
+        ),
+        (
             "frame.js",
             "the iframe page's start-up script",
             frame.len(),
@@ -94,7 +102,7 @@ pub fn build() -> Result {
             page.replace("@NAME@", w.name)
                 .replace("@TITLE@", w.title)
                 .replace("@SCRIPTS@", scripts)
-                .replace("@FRAME@", boot)
+                .replace("@FRAME@", &(widget_catalogue::page_text_element(w) + boot))
         };
         let linked = fill(
             "<script src=\"tcp-widget.js\"></script>",
@@ -195,6 +203,17 @@ fn minify_css(css: &str) -> Result<String> {
         ));
     }
     String::from_utf8(out.stdout).map_err(|e| format!("csso wrote no UTF-8: {e}"))
+}
+
+/// `tcp-widget-text.js`: each widget's hidden words element (titles, help,
+/// notes: `widget_catalogue::page_text_element`), which `<tcp-widget>` adds
+/// to a page that has none (any page but the book's and the embed pages).
+/// The book's own pages never load it: each carries its own widgets' words.
+fn page_words() -> String {
+    let entries: Vec<String> = (widget_catalogue::WIDGETS.iter())
+        .map(|w| format!("{}:{}", js_string(w.name), js_string(&widget_catalogue::page_text_element(w))))
+        .collect();
+    format!("window.tcpWidgetText = {{{}}};\n", entries.join(",\n"))
 }
 
 fn read(path: &Path) -> Result<String> {

@@ -312,7 +312,8 @@ impl ParamSpec {
         if matches!(self.kind, Kind::Ratio | Kind::Multiple(_)) {
             return sig3(v);
         }
-        let mag = 10f64.powf(v.log10().floor() - 2.0);
+        // powi: an integer power, so the wasm needs no libm pow.
+        let mag = 10f64.powi(v.log10().floor() as i32 - 2);
         ((v / mag).round() * mag).round()
     }
 }

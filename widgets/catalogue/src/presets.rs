@@ -32,7 +32,50 @@ pub fn notes_attribute(spec: &WidgetSpec) -> String {
     lines.join("\n")
 }
 
-/// The notes of `preset` in a `data-preset-notes` value, if it has any.
+/// The rest of a widget's own words the wasm leaves out (`prose!`), as its
+/// placeholder's page carries them (`data-widget-text`): its title (key
+/// `title`), each parameter's help (`help.NAME`) and each preset's title
+/// (`preset.NAME`), one line each, key, tab, text. Written by the book's
+/// preprocessor and by xtask for the embed pages, read with [`note_in`].
+pub fn text_attribute(spec: &WidgetSpec) -> String {
+    let mut lines = vec![format!("title\t{}", spec.title)];
+    lines.extend(spec.params.iter().map(|p| format!("help.{}\t{}", p.name, p.help)));
+    lines.extend(spec.presets.iter().map(|p| format!("preset.{}\t{}", p.name, p.title)));
+    lines.join("\n")
+}
+
+/// The hidden element a page holds for each widget on it, before its first
+/// placeholder: [`notes_attribute`] and [`text_attribute`] as
+/// `data-preset-notes` and `data-widget-text`, each line break and tab as a
+/// character reference (a raw line break could end mdBook's HTML block).
+/// The book's preprocessor writes it, and xtask into the embed pages.
+pub fn page_text_element(spec: &WidgetSpec) -> String {
+    let attribute = |text: String| {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                '\'' => out.push_str("&#39;"),
+                '\t' => out.push_str("&#9;"),
+                '\n' => out.push_str("&#10;"),
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    format!(
+        "\n<div hidden class=\"tw-preset-notes\" data-for=\"{}\" data-preset-notes=\"{}\" data-widget-text=\"{}\"></div>\n",
+        spec.name,
+        attribute(notes_attribute(spec)),
+        attribute(text_attribute(spec))
+    )
+}
+
+/// The notes of `preset` in a `data-preset-notes` value, if it has any; or
+/// the text of `key` in a `data-widget-text` value.
 pub fn note_in<'a>(attribute: &'a str, preset: &str) -> Option<&'a str> {
     attribute
         .lines()
@@ -56,6 +99,21 @@ mod tests {
                 assert_eq!(read.unwrap_or(""), p.notes, "{}/{}", w.name, p.name);
             }
         }
+        // The rest of the words read back too.
+        for w in WIDGETS {
+            let attribute = super::text_attribute(w);
+            assert_eq!(super::note_in(&attribute, "title"), Some(w.title));
+            for p in w.params {
+                assert!(!p.help.contains(['\t', '\n']) && !p.help.is_empty(), "{}", p.name);
+                let key = format!("help.{}", p.name);
+                assert_eq!(super::note_in(&attribute, &key), Some(p.help), "{}", w.name);
+            }
+            for p in w.presets {
+                assert!(!p.title.contains(['\t', '\n']) && !p.title.is_empty(), "{}", p.name);
+                let key = format!("preset.{}", p.name);
+                assert_eq!(super::note_in(&attribute, &key), Some(p.title), "{}", w.name);
+            }
+        }
         // Notes written bare would ship in the wasm again.
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/widgets");
         let mut paths = vec![std::path::PathBuf::from(dir)];
@@ -68,6 +126,11 @@ mod tests {
             assert!(
                 !text.contains("notes: \""),
                 "{}: write preset notes as `notes: crate::prose!(\"…\")`",
+                path.display()
+            );
+            assert!(
+                !text.contains("title: \""),
+                "{}: write titles as `title: crate::prose!(\"…\")`",
                 path.display()
             );
             assert!(

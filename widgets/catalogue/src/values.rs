@@ -231,6 +231,8 @@ pub struct Param<K> {
 impl<K: ParamKind> Param<K> {
     /// A parameter of kind `K`, at 0 until given a range and a default; a
     /// choice's range is every option.
+    // Natively `prose!(help)` is `help`.
+    #[allow(clippy::redundant_field_names)]
     pub const fn new(name: &'static str, label: &'static str, help: &'static str) -> Self {
         let max = match K::KIND {
             Kind::Choice(options) => (options.len() - 1) as f64,
@@ -240,7 +242,8 @@ impl<K: ParamKind> Param<K> {
             spec: ParamSpec {
                 name,
                 label,
-                help,
+                // The page carries it for the wasm (`text_attribute`).
+                help: crate::prose!(help),
                 kind: K::KIND,
                 min: 0.0,
                 max,

@@ -128,21 +128,13 @@ pub fn placeholder(d: &Directive, id: &str, fig: Option<&FigureRef>, path_to_roo
     )
 }
 
-/// A widget's preset speaker notes, once per page before its first
-/// placeholder: the wasm leaves them out (`prose!` in the catalogue) and
-/// the widget reads them from here (`kit::widget::view::speaker_notes`).
-/// Empty when the widget's presets have none.
+/// A widget's words the wasm leaves out (`prose!` in the catalogue), once
+/// per page before its first placeholder: its presets' speaker notes
+/// (`data-preset-notes`) and its title, presets' titles and parameters'
+/// help (`data-widget-text`). The widget reads them when it mounts
+/// (`kit::page_text`); xtask writes the same element into the embed pages.
 pub fn preset_notes(widget: &WidgetSpec) -> String {
-    let notes = widget_catalogue::notes_attribute(widget);
-    if notes.is_empty() {
-        return String::new();
-    }
-    // As character references: a raw line break could end mdBook's HTML block.
-    let notes = escape(&notes).replace('\t', "&#9;").replace('\n', "&#10;");
-    format!(
-        "\n<div hidden class=\"tw-preset-notes\" data-for=\"{}\" data-preset-notes=\"{notes}\"></div>\n",
-        escape(widget.name)
-    )
+    widget_catalogue::page_text_element(widget)
 }
 
 /// Goes before a page's first placeholder: starts fetching and compiling the
@@ -217,6 +209,8 @@ mod tests {
     fn preset_notes_go_to_the_page_once_with_their_text_intact() {
         let spec = widget_catalogue::widget("slow-start").unwrap();
         let html = preset_notes(spec);
+        let help = spec.params[0].help;
+        assert!(html.contains(&format!("help.{}&#9;{}", spec.params[0].name, escape(help))));
         assert!(
             html.starts_with("\n<div hidden class=\"tw-preset-notes\" data-for=\"slow-start\""),
             "{html}"

@@ -143,12 +143,13 @@ pub fn side_label(
     )
 }
 
-/// The widget's title: the spec's, naming the compared parameter in compare
-/// mode ("Long fat network — compare Congestion control").
-pub fn title(spec: &WidgetSpec, compare: Option<(usize, f64)>) -> String {
+/// The widget's title (`title`, the spec's as its page carries it), naming
+/// the compared parameter in compare mode ("Long fat network — compare
+/// Congestion control").
+pub fn title(title: &str, spec: &WidgetSpec, compare: Option<(usize, f64)>) -> String {
     match compare {
-        Some((i, _)) => format!("{} — compare {}", spec.title, spec.params[i].label),
-        None => spec.title.to_string(),
+        Some((i, _)) => format!("{title} — compare {}", spec.params[i].label),
+        None => title.to_string(),
     }
 }
 
@@ -219,7 +220,7 @@ mod tests {
         assert_eq!(side_values(&values, None, 0), values);
         assert_eq!(side_values(&values, None, 1), values, "no side B to change");
         assert_eq!(side_label(spec, &values, None, 0), "");
-        assert_eq!(title(spec, None), spec.title);
+        assert_eq!(title(spec.title, spec, None), spec.title);
     }
 
     #[test]
@@ -238,7 +239,7 @@ mod tests {
             "B · Congestion control = bbr"
         );
         assert_eq!(
-            title(spec, compare),
+            title(spec.title, spec, compare),
             format!("{} — compare Congestion control", spec.title)
         );
         assert_eq!((side_key(0), side_key(1)), ("a".into(), "b".into()));

@@ -10,6 +10,7 @@ pub mod detail;
 pub mod exchanges;
 pub mod headline;
 pub mod model;
+pub mod page_text;
 pub mod mount;
 pub mod panels;
 pub mod results;

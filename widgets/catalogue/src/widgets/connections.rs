@@ -14,7 +14,7 @@ use sim_core::time::SimDuration;
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "connections",
-    title: "Connections to one client and the tcp_metrics cache",
+    title: crate::prose!("Connections to one client and the tcp_metrics cache"),
     params: &[
         NO_SSTHRESH_METRICS_SAVE.spec,
         NO_METRICS_SAVE.spec,
@@ -187,31 +187,31 @@ impl Choice for LossOn {
 const PRESETS: &[Preset] = &[
     Preset {
         name: "lossy-first-saved",
-        title: "A lossy connection, then three clean ones; ssthresh cached",
+        title: crate::prose!("A lossy connection, then three clean ones; ssthresh cached"),
         scenario: crate::native!("seed-000-tcp-metrics-lossy-first-saved.toml"),
         notes: crate::prose!("Open the tcp_metrics panel after the first close: a small ssthresh, which each later connection takes at open."),
     },
     Preset {
         name: "lossy-first-today",
-        title: "The same on today's default: ssthresh not cached",
+        title: crate::prose!("The same on today's default: ssthresh not cached"),
         scenario: crate::native!("seed-000-tcp-metrics-lossy-first-today.toml"),
         notes: crate::prose!("The cache keeps rtt, rttvar and cwnd; the later connections slow-start from scratch."),
     },
     Preset {
         name: "flush",
-        title: "ssthresh cached, flushed before the third connection",
+        title: crate::prose!("ssthresh cached, flushed before the third connection"),
         scenario: crate::native!("seed-000-tcp-metrics-flush.toml"),
         notes: crate::prose!("The second connection crawls; after the flush the third and fourth are fast."),
     },
     Preset {
         name: "no-metrics-save",
-        title: "ssthresh caching on, but tcp_no_metrics_save = 1",
+        title: crate::prose!("ssthresh caching on, but tcp_no_metrics_save = 1"),
         scenario: crate::native!("seed-000-tcp-metrics-no-metrics-save.toml"),
         notes: crate::prose!("Nothing is cached, not even the RTT that sets the first RTO."),
     },
     Preset {
         name: "aged",
-        title: "ssthresh cached, connections two hours apart",
+        title: crate::prose!("ssthresh cached, connections two hours apart"),
         scenario: crate::native!("seed-000-tcp-metrics-aged.toml"),
         notes: crate::prose!("Each open finds the entry over an hour old (TCP_METRICS_TIMEOUT) and resets it."),
     },

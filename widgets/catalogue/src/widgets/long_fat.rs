@@ -13,7 +13,7 @@ use sim_core::config::{HostSettings, Kernel, LossDirection, PathConfig, Qdisc, S
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "long-fat",
-    title: "One flow over a long fat network",
+    title: crate::prose!("One flow over a long fat network"),
     params: &[
         CC.spec,
         RTT.spec,
@@ -257,55 +257,55 @@ pub const DURATION: Param<Duration> =
 const PRESETS: &[Preset] = &[
     Preset {
         name: "seed-003-cubic",
-        title: "CUBIC on the article's path: 110 Mbit/s × 210 ms, 3e-5 loss",
+        title: crate::prose!("CUBIC on the article's path: 110 Mbit/s × 210 ms, 3e-5 loss"),
         scenario: crate::native!("seed-003-lfn-cubic.toml"),
         notes: crate::prose!("One CUBIC flow for 30 s at 210 ms. Open the cwnd chart: each random loss cuts the window to 70 %, and at 210 ms it takes seconds to grow back. Read the iperf3 panel: the rate swings, as the source's 52 to 105 Mbit/s did."),
     },
     Preset {
         name: "seed-003-bbr",
-        title: "BBR on the article's path: 110 Mbit/s × 210 ms, 3e-5 loss",
+        title: crate::prose!("BBR on the article's path: 110 Mbit/s × 210 ms, 3e-5 loss"),
         scenario: crate::native!("seed-003-lfn-bbr.toml"),
         notes: crate::prose!("The same path with BBR and fq. BBR does not treat a random loss as congestion: its rate follows the bandwidth it measures. Point at Startup, Drain and the 8-phase ProbeBW cycle in the cwnd chart, and at the steady iperf3 lines."),
     },
     Preset {
         name: "ten-flows",
-        title: "Ten BBR flows on the 1 Gbit/s line",
+        title: crate::prose!("Ten BBR flows on the 1 Gbit/s line"),
         scenario: crate::native!("seed-003-lfn-bbr-10-flows.toml"),
         notes: crate::prose!("As the source: ten sockets fill the line."),
     },
     Preset {
         name: "deep-queue-cubic",
-        title: "Bufferbloat: CUBIC, 2-BDP queue, no random loss",
+        title: crate::prose!("Bufferbloat: CUBIC, 2-BDP queue, no random loss"),
         scenario: crate::native!("lfn-deep-queue-cubic.toml"),
         notes: crate::prose!("Read the RTT chart: far above 210 ms."),
     },
     Preset {
         name: "deep-queue-bbr",
-        title: "The same queue with BBR",
+        title: crate::prose!("The same queue with BBR"),
         scenario: crate::native!("lfn-deep-queue-bbr.toml"),
         notes: crate::prose!("After Drain the RTT sits near 210 ms."),
     },
     Preset {
         name: "shallow-queue-bbr",
-        title: "BBR v1 in a 0.1-BDP queue",
+        title: crate::prose!("BBR v1 in a 0.1-BDP queue"),
         scenario: crate::native!("lfn-shallow-queue-bbr.toml"),
         notes: crate::prose!("Two BDPs in flight overflow the queue; BBR v1 does not back off."),
     },
     Preset {
         name: "loss-0.1pct-cubic",
-        title: "CUBIC with 0.1 % random loss",
+        title: crate::prose!("CUBIC with 0.1 % random loss"),
         scenario: crate::native!("lfn-loss-0.1pct-cubic.toml"),
         notes: crate::prose!("CUBIC never regains its window before the next loss."),
     },
     Preset {
         name: "loss-0.1pct-bbr",
-        title: "BBR with 0.1 % random loss",
+        title: crate::prose!("BBR with 0.1 % random loss"),
         scenario: crate::native!("lfn-loss-0.1pct-bbr.toml"),
         notes: crate::prose!("Loss is not in BBR's model."),
     },
     Preset {
         name: "cubic-and-bbr",
-        title: "A CUBIC and a BBR flow sharing the path",
+        title: crate::prose!("A CUBIC and a BBR flow sharing the path"),
         scenario: crate::native!("lfn-cubic-and-bbr.toml"),
         notes: crate::prose!("Flow 0 CUBIC, flow 1 BBR: BBR takes most of the line."),
     },

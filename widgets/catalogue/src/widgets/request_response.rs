@@ -16,7 +16,7 @@ use sim_core::time::SimDuration;
 
 pub const WIDGET: WidgetSpec = WidgetSpec {
     name: "request-response",
-    title: "Nagle meets delayed ACK",
+    title: crate::prose!("Nagle meets delayed ACK"),
     params: &[
         RTT.spec,
         BANDWIDTH.spec,
@@ -213,49 +213,49 @@ impl DelayedAckChoice {
 const PRESETS: &[Preset] = &[
     Preset {
         name: "seed-300k-header-body",
-        title: "Case 1: 300 KB posted as header + body",
+        title: crate::prose!("Case 1: 300 KB posted as header + body"),
         scenario: crate::native!("seed-000-300k-header-body.toml"),
         notes: crate::prose!("Seed 000 measured over 300 ms per SET. Read the exchange times."),
     },
     Preset {
         name: "seed-99900-classic",
-        title: "Case 2: 99,900 B, classic stacks",
+        title: crate::prose!("Case 2: 99,900 B, classic stacks"),
         scenario: crate::native!("seed-000-99900-classic.toml"),
         notes: crate::prose!("68 full segments: the last pair is ACKed at once, so the tail goes."),
     },
     Preset {
         name: "seed-100000-classic",
-        title: "Case 2: 100,000 B, classic stacks",
+        title: crate::prose!("Case 2: 100,000 B, classic stacks"),
         scenario: crate::native!("seed-000-100000-classic.toml"),
         notes: crate::prose!("69 full segments: the odd one waits for the timer, and so does the 88-byte tail."),
     },
     Preset {
         name: "seed-99900-linux",
-        title: "Case 2: 99,900 B, Linux",
+        title: crate::prose!("Case 2: 99,900 B, Linux"),
         scenario: crate::native!("seed-000-99900-linux.toml"),
         notes: crate::prose!("The same loop between Linux hosts."),
     },
     Preset {
         name: "seed-100000-linux",
-        title: "Case 2: 100,000 B, Linux",
+        title: crate::prose!("Case 2: 100,000 B, Linux"),
         scenario: crate::native!("seed-000-100000-linux.toml"),
         notes: crate::prose!("Minshall: the 88-byte tail leaves at once."),
     },
     Preset {
         name: "seed-1600-one-write",
-        title: "Case 3: 1,600 B in one write, Linux",
+        title: crate::prose!("Case 3: 1,600 B in one write, Linux"),
         scenario: crate::native!("seed-000-1600-one-write.toml"),
         notes: crate::prose!("Linux sends the short tail at once."),
     },
     Preset {
         name: "seed-1600-one-write-classic",
-        title: "Case 3: 1,600 B in one write, classic Nagle",
+        title: crate::prose!("Case 3: 1,600 B in one write, classic Nagle"),
         scenario: crate::native!("seed-000-1600-one-write-classic.toml"),
         notes: crate::prose!("The tail waits for the ACK of the full segment."),
     },
     Preset {
         name: "seed-post-header-body",
-        title: "Case 3: a POST as header + body, 7 ms",
+        title: crate::prose!("Case 3: a POST as header + body, 7 ms"),
         scenario: crate::native!("seed-000-post-header-body.toml"),
         notes: crate::prose!("The body waits behind the header after the first exchange."),
     },

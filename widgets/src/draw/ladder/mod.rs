@@ -103,7 +103,8 @@ pub fn window_ns(ladder: &Ladder, cursor_ns: f64) -> (f64, f64) {
 
 /// A round tick step (1, 2 or 5 × 10^k) near `raw`.
 fn nice_step(raw: f64) -> f64 {
-    let e = 10f64.powf(raw.log10().floor());
+    // powi: an integer power, so the wasm needs no libm pow.
+    let e = 10f64.powi(raw.log10().floor() as i32);
     let f = raw / e;
     let m = if f <= 1.0 {
         1.0

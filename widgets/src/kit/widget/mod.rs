@@ -125,6 +125,8 @@ pub struct Widget {
     pointer: pointer::Pointer,
     /// The run whose figures the placeholder carries (`data-results`).
     published: Option<*const crate::kit::model::Model>,
+    /// The widget's words its page carries (`kit::page_text`).
+    page: crate::kit::page_text::PageText,
 }
 
 impl Component for Widget {
@@ -158,6 +160,7 @@ impl Component for Widget {
             time_axes: Vec::new(),
             pointer: pointer::Pointer::default(),
             published: None,
+            page: crate::kit::page_text::PageText::of(p.spec),
         };
         w.apply(ctx, effects);
         w
@@ -246,6 +249,7 @@ impl Component for Widget {
             link: ctx.link(),
             canvases: &self.canvases,
             link_field: &self.link_field,
+            page: &self.page,
         };
         view::widget(&ui, self.root.clone())
     }

@@ -13,6 +13,7 @@ use super::state::{Msg, State};
 use super::{Msg as WidgetMsg, Widget};
 use crate::kit::compare::{self, SIDE_NAMES};
 use crate::kit::headline::Headline;
+use crate::kit::page_text::PageText;
 use crate::kit::panels;
 use crate::kit::side::Side;
 use crate::kit::transport::{SPEEDS, Step};
@@ -37,6 +38,8 @@ pub struct Ui<'a> {
     pub canvases: &'a [[NodeRef; 3]],
     /// The field holding the link when the clipboard refused it.
     pub link_field: &'a NodeRef,
+    /// The widget's words its page carries (titles, help, notes).
+    pub page: &'a PageText,
 }
 
 /// The whole widget; `root` is its outer element (keys, full screen, theme).
@@ -140,7 +143,7 @@ fn link_status(ui: &Ui) -> Html {
 fn header(ui: &Ui) -> Html {
     let (s, link) = (ui.state, ui.link);
     let presets = ui.spec.presets.iter().enumerate().map(|(i, pr)| {
-        html! { <option value={pr.name} selected={s.preset == Some(pr.name)}>{ format!("{}. {}", i + 1, pr.title) }</option> }
+        html! { <option value={pr.name} selected={s.preset == Some(pr.name)}>{ format!("{}. {}", i + 1, ui.page.preset_title(pr)) }</option> }
     });
     let on_preset = link.callback(|e: Event| {
         let sel: HtmlSelectElement = e.target_unchecked_into();
@@ -148,7 +151,7 @@ fn header(ui: &Ui) -> Html {
     });
     html! {
         <div class="tw-header">
-            <span class="tw-title">{ compare::title(ui.spec, s.compare) }</span>
+            <span class="tw-title">{ compare::title(ui.page.title(ui.spec), ui.spec, s.compare) }</span>
             <label class="tw-preset">{ "Preset " }
                 <select onchange={on_preset} aria-label="Preset (keys 1–9)" disabled={s.predict.hidden()}>
                     <option value="" selected={s.preset.is_none()} disabled=true>{ "custom" }</option>
@@ -166,23 +169,14 @@ fn header(ui: &Ui) -> Html {
 }
 
 /// The preset's speaker notes, for the instructor at the projector only.
-/// The page carries them (`data-preset-notes` on a hidden element the
-/// book's preprocessor writes once per widget), not the wasm: a widget
+/// The page carries them (`kit::page_text`), not the wasm: a widget
 /// embedded elsewhere has none.
 fn speaker_notes(ui: &Ui) -> Html {
     let s = ui.state;
-    let (Some(preset), true) = (s.preset, s.presenter) else {
+    let (Some(preset), true) = (s.preset.and_then(|p| ui.spec.preset(p)), s.presenter) else {
         return Html::default();
     };
-    let attribute = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| {
-            let selector = format!(".tw-preset-notes[data-for=\"{}\"]", ui.spec.name);
-            d.query_selector(&selector).ok().flatten()
-        })
-        .and_then(|el| el.get_attribute("data-preset-notes"))
-        .unwrap_or_default();
-    match widget_catalogue::note_in(&attribute, preset) {
+    match ui.page.notes(preset) {
         Some(notes) => html! {
             <aside class="tw-speaker-notes" aria-label="Speaker notes">
                 <strong>{ "Notes: " }</strong>{ notes.to_string() }
@@ -218,14 +212,15 @@ fn controls(ui: &Ui) -> Html {
         let on_change = link.callback(move |v| Msg::Set(i, v));
         let on_note = link.callback(move |text| Msg::Note(Note::about(i, text)));
         let control_id = format!("{}-{}", ui.id, param.name);
+        let help = AttrValue::from(ui.page.help(param).to_string());
         match s.compare {
             Some((c, vs)) if c == i => html! {
                 <div class="tw-compared">
-                    <Slider id={control_id.clone()} spec={param} value={s.values[i]} {on_change} on_note={on_note.clone()} prefix={prefix(0)} />
-                    <Slider id={format!("{control_id}-{}", compare::side_key(1))} spec={param} value={vs} on_change={link.callback(Msg::SetVs)} on_note={on_note.clone()} prefix={prefix(1)} />
+                    <Slider id={control_id.clone()} spec={param} help={help.clone()} value={s.values[i]} {on_change} on_note={on_note.clone()} prefix={prefix(0)} />
+                    <Slider id={format!("{control_id}-{}", compare::side_key(1))} spec={param} help={help.clone()} value={vs} on_change={link.callback(Msg::SetVs)} on_note={on_note.clone()} prefix={prefix(1)} />
                 </div>
             },
-            _ => html! { <Slider id={control_id} spec={param} value={s.values[i]} {on_change} on_note={on_note.clone()} /> },
+            _ => html! { <Slider id={control_id} spec={param} {help} value={s.values[i]} {on_change} on_note={on_note.clone()} /> },
         }
     });
     let (mut shown, mut more) = (Vec::new(), Vec::new());
