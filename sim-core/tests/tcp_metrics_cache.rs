@@ -160,6 +160,11 @@ fn an_entry_idle_for_two_hours_is_reset_before_the_next_connection_reads_it() {
 /// Two 4 MiB downloads at 20 ms over a deep queue, the second connection's
 /// first flight lost: its retransmission waits for the RTO.
 fn bloated_then_first_flight_lost(save: bool) -> RunResult {
+    run(&bloated_scenario(save, 4 << 20))
+}
+
+/// [`bloated_then_first_flight_lost`]'s scenario with `size`-byte downloads.
+fn bloated_scenario(save: bool, size: u64) -> Scenario {
     let mut s = Scenario {
         path: PathConfig {
             queue_bytes: 4 << 20,
@@ -177,11 +182,11 @@ fn bloated_then_first_flight_lost(save: bool) -> RunResult {
         ..Scenario::default()
     };
     s.server.metrics.save = save;
-    s.app.response = vec![4 << 20];
+    s.app.response = vec![size];
     s.app.repeat = 2;
     s.app.new_connection = true;
     s.app.pacing = Pacing::After(SimDuration::from_secs(1));
-    run(&s)
+    s
 }
 
 /// The time from the second connection's first data segment to its
@@ -214,4 +219,54 @@ fn the_cached_rtt_sets_the_first_rto_of_the_next_connection() {
     let plain = first_rto(&bloated_then_first_flight_lost(false));
     assert!(plain < rto_from_cached(crtt), "{plain:?}");
     assert!(plain < SimDuration::from_millis(230), "{plain:?}");
+}
+
+/// Before 3.12 (CentOS 6's 2.6.32) `tcp_init_metrics` made the cached RTT
+/// and variance the new connection's srtt and rttvar, so the first RTO is
+/// srtt + max(4·rttvar, 200 ms) from them: with a cached variance as large
+/// as the RTT (a fresh entry's), 5·crtt where today's kernel waits 3·crtt.
+#[test]
+fn before_3_12_the_cached_rtt_and_variance_become_the_estimators_own() {
+    let mut s = bloated_scenario(true, 16 << 20);
+    s.server.behaviour.cached_rtt_seeds_estimator = true;
+    s.server.metrics.seeds_estimator = true;
+    let old = run(&s);
+    let entry = old.tcp_metrics.after_close[0].unwrap();
+    let (crtt, cvar) = (SimDuration(entry.rtt_ns), SimDuration(entry.rttvar_ns));
+    // The handshake measured about the path's 20 ms: its rttvar (half of
+    // it) is below the cached one, and its srtt below the cached RTT.
+    assert!(crtt > SimDuration::from_millis(60), "{crtt:?}");
+    assert!(cvar > SimDuration::from_millis(15), "{cvar:?}");
+    let want = crtt + SimDuration(4 * cvar.0).max(SimDuration::from_millis(200));
+    assert_eq!(first_rto(&old), want);
+    // Today's rule on the same run: the cached RTT sets only the first RTO.
+    s.server.behaviour.cached_rtt_seeds_estimator = false;
+    s.server.metrics.seeds_estimator = false;
+    let today = run(&s);
+    assert_eq!(today.tcp_metrics.after_close[0], old.tcp_metrics.after_close[0]);
+    assert_eq!(first_rto(&today), rto_from_cached(crtt));
+    assert!(want > rto_from_cached(crtt), "{want:?}");
+    // What `ip tcp_metrics` logs at the second open says which rule ran.
+    let opened = |r: &RunResult| {
+        (r.tcp_metrics.log.iter())
+            .map(|(_, line)| line.clone())
+            .find(|l| l.starts_with("open #2"))
+            .unwrap()
+    };
+    assert!(opened(&old).contains("srtt ≥ "), "{}", opened(&old));
+    assert!(opened(&today).contains("first rto "), "{}", opened(&today));
+}
+
+/// The 2.6.32 era has the old rule, 3.10 (CentOS 7's, with the backport)
+/// and later the new one.
+#[test]
+fn only_the_2_6_32_era_seeds_the_estimator_from_the_cache() {
+    use sim_core::config::Kernel;
+    for k in Kernel::ALL {
+        assert_eq!(
+            k.behaviour().cached_rtt_seeds_estimator,
+            k == Kernel::V2_6_32,
+            "{k}"
+        );
+    }
 }

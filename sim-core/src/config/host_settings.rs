@@ -330,6 +330,9 @@ impl HostSettings {
         /// One answer per 500 ms to out-of-window segments without data (4.0+).
         fn set_oow_rate_limit(on: bool) => behaviour.oow_rate_limit = on;
 
+        /// The cached RTT and variance become srtt and rttvar (before 3.12).
+        fn set_cached_rtt_seeds_estimator(on: bool) => behaviour.cached_rtt_seeds_estimator = on;
+
         /// Undo a spurious SYN-ACK timeout's cwnd of 1 (5.4+).
         fn set_spurious_syn_undo(on: bool) => behaviour.spurious_syn_undo = on;
         /// What a write-queue skb costs beyond its payload (with `SendSkbs::Gso`).
@@ -408,6 +411,7 @@ impl HostSettings {
             metrics: MetricsConfig {
                 save: !self.sysctl.tcp_no_metrics_save,
                 save_ssthresh: !self.sysctl.tcp_no_ssthresh_metrics_save,
+                seeds_estimator: self.behaviour.cached_rtt_seeds_estimator,
             },
             behaviour: self.behaviour.clone(),
             kernel: self.kernel,

@@ -230,6 +230,10 @@ impl Kernel {
             // reverted by 4d8f24eeedc5 (5.19, July 2022; also in the 5.4,
             // 5.10 and 5.15 stable series; Fedora 31's 5.5 never had it).
             pingpong_thresh: if self == Kernel::V5_5 { 3 } else { 1 },
+            // CentOS 6's 2.6.32 keeps the metrics in the route cache and
+            // seeds the estimator from them (`tcp_init_metrics` reading
+            // `RTAX_RTT` and `RTAX_RTTVAR`).
+            cached_rtt_seeds_estimator: self == Kernel::V2_6_32,
         }
     }
 }
@@ -308,6 +312,13 @@ pub struct Behaviour {
     /// (`tcp_try_undo_spurious_syn`); without it, two or more SYN or SYN-ACK
     /// retransmissions start the connection at cwnd 1 (`tcp_init_transfer`).
     pub spurious_syn_undo: bool,
+    /// `tcp_init_metrics` takes the destination's cached RTT and variance as
+    /// the connection's srtt and rttvar where they exceed the handshake's
+    /// sample, so they set the RTO until the estimator has moved them;
+    /// since 1b7fdd2ab585 "tcp: do not use cached RTT for RTT estimation"
+    /// (3.12; in CentOS 7's 3.10.0 since 3.10.0-240) the cached RTT only
+    /// sets the first RTO (`RttEstimator::seed_rto`).
+    pub cached_rtt_seeds_estimator: bool,
     /// `TCP_PINGPONG_THRESH`: how many quick replies (data sent within ato
     /// of data received, `inet_csk_inc_pingpong_cnt`) make the connection
     /// interactive, so that it stops quick-ACKing (`tcp_in_quickack_mode`).
@@ -344,6 +355,7 @@ impl Behaviour {
             oow_rate_limit: true,
             spurious_syn_undo: true,
             pingpong_thresh: 1,
+            cached_rtt_seeds_estimator: false,
         }
     }
 }

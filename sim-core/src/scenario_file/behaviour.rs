@@ -31,6 +31,7 @@ pub const SWITCHES: &[&str] = &[
     "check_space_on_send",
     "notsent_lowat",
     "pingpong_thresh",
+    "cached_rtt_seeds_estimator",
 ];
 
 /// Sets one switch.
@@ -74,6 +75,7 @@ pub(super) fn set_switch(
                 .filter(|n| (1..=255).contains(n))
                 .ok_or_else(|| err(key, "must be a count from 1 to 255"))?,
         ),
+        "cached_rtt_seeds_estimator" => s.set_cached_rtt_seeds_estimator(flag(key, v)?),
         other => {
             return Err(err(
                 key,

@@ -91,6 +91,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         check_space_on_send,
         notsent_lowat,
         pingpong_thresh,
+        cached_rtt_seeds_estimator,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
@@ -99,7 +100,8 @@ fn behaviour_lines(b: &Behaviour) -> String {
          rcvbuf_lock_clamps_wscale = {}\nofo_grows_window = \"{}\"\n\
          rcvbuf_fixup = {}\nsyn_linear_timeouts = {}\noow_rate_limit = {}\n\
          spurious_syn_undo = {}\ntx_skb_head = \"{}\"\ntso_size = \"{}\"\n\
-         check_space_on_send = {}\nnotsent_lowat = \"{}\"\npingpong_thresh = {}\n",
+         check_space_on_send = {}\nnotsent_lowat = \"{}\"\npingpong_thresh = {}\n\
+         cached_rtt_seeds_estimator = {}\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -117,6 +119,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         flag(check_space_on_send),
         notsent_lowat.name(),
         pingpong_thresh,
+        flag(cached_rtt_seeds_estimator),
     )
 }
 

@@ -374,7 +374,7 @@ impl World {
             server.set_initial_ssthresh(ssthresh);
         }
         if cached.rtt_ns > 0 {
-            server.set_cached_rtt(SimDuration(cached.rtt_ns));
+            server.set_cached_rtt(SimDuration(cached.rtt_ns), SimDuration(cached.rttvar_ns));
         }
         let fl = &mut self.flows[f];
         fl.earlier.0 += fl.client.app_received();

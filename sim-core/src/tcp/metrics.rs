@@ -26,6 +26,10 @@ pub struct MetricsConfig {
     pub save: bool,
     /// `net.ipv4.tcp_no_ssthresh_metrics_save` = 0 (1 is the default since 5.6).
     pub save_ssthresh: bool,
+    /// The era's `Behaviour::cached_rtt_seeds_estimator`: a new connection
+    /// takes the cached RTT and variance as its srtt and rttvar (before
+    /// 3.12), not only as its first RTO.
+    pub seeds_estimator: bool,
 }
 
 impl Default for MetricsConfig {
@@ -33,6 +37,7 @@ impl Default for MetricsConfig {
         MetricsConfig {
             save: true,
             save_ssthresh: false,
+            seeds_estimator: false,
         }
     }
 }
@@ -68,8 +73,11 @@ pub struct Opened {
     /// The cached ssthresh the connection starts with, if any.
     pub ssthresh: Option<u32>,
     /// The cached RTT (0: none), which seeds the first RTO if it is larger
-    /// than the handshake's sample.
+    /// than the handshake's sample (before 3.12: srtt itself).
     pub rtt_ns: u64,
+    /// The cached variance; before 3.12 it raises rttvar (see
+    /// [`MetricsConfig::seeds_estimator`]).
+    pub rttvar_ns: u64,
 }
 
 impl Opened {
@@ -210,6 +218,7 @@ impl TcpMetrics {
             Some(e) => Opened {
                 ssthresh: (cfg.save_ssthresh && e.ssthresh != 0).then_some(e.ssthresh),
                 rtt_ns: e.rtt_ns,
+                rttvar_ns: e.rttvar_ns,
             },
         };
         let mut line = format!("open #{n}: tcp_init_metrics takes ");
@@ -218,6 +227,16 @@ impl TcpMetrics {
             None => line += "no ssthresh",
         }
         match opened.rto() {
+            // Before 3.12 the cached figures become the estimator's own
+            // (where they exceed the handshake's sample).
+            Some(_) if cfg.seeds_estimator => {
+                let ms = |ns: u64| crate::decimal_text::fixed(ns as f64 / 1e6, 1);
+                line += &format!(
+                    ", srtt ≥ {}ms and rttvar ≥ {}ms",
+                    ms(opened.rtt_ns),
+                    ms(opened.rttvar_ns)
+                );
+            }
             Some(rto) => line += &format!(", first rto {}ms", rto.0 / 1_000_000),
             None => line += ", no rtt",
         }

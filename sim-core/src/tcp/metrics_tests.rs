@@ -17,6 +17,7 @@ fn closing(cwnd: u32, ssthresh: u32) -> Closing {
 const OLD_KERNEL: MetricsConfig = MetricsConfig {
     save: true,
     save_ssthresh: true,
+    seeds_estimator: false,
 };
 const T0: SimTime = SimTime::ZERO;
 
@@ -131,11 +132,13 @@ fn the_cached_rtt_seeds_the_first_rto() {
     let o = Opened {
         ssthresh: None,
         rtt_ns: 100_000_000,
+        rttvar_ns: 0,
     };
     assert_eq!(o.rto(), Some(SimDuration::from_millis(300)));
     let o = Opened {
         ssthresh: None,
         rtt_ns: 30_000_000,
+        rttvar_ns: 0,
     };
     assert_eq!(o.rto(), Some(SimDuration::from_millis(230)));
 }
@@ -146,6 +149,7 @@ fn no_metrics_save_and_flush_forget_everything() {
     let off = MetricsConfig {
         save: false,
         save_ssthresh: true,
+        seeds_estimator: false,
     };
     m.save(1, &closing(20, 12), off, T0);
     assert_eq!(m.entry(), None);

@@ -59,6 +59,20 @@ impl RttEstimator {
         }
     }
 
+    /// `tcp_init_metrics` before 3.12: the cached RTT (`crtt`) and variance
+    /// (`cvar`) raise srtt and rttvar where they are larger than the
+    /// handshake's sample ("rtt may appear much less than real one. Use
+    /// per-dst memory to make it more realistic"), and the RTO follows from
+    /// them. Without a handshake sample nothing is seeded (`goto reset`).
+    pub fn seed_estimator(&mut self, crtt: SimDuration, cvar: SimDuration) {
+        let Some(srtt) = self.srtt else {
+            return;
+        };
+        self.srtt = Some(srtt.max(crtt));
+        // The kernel's `rttvar = max(mdev, tcp_rto_min)` is `base_rto`'s floor.
+        self.rttvar = self.rttvar.max(cvar);
+    }
+
     pub fn rttvar(&self) -> SimDuration {
         self.rttvar
     }
@@ -124,6 +138,34 @@ pub fn tcp_model_timeout(boundary: u32, rto_base: SimDuration) -> SimDuration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn before_3_12_the_cache_raises_srtt_and_rttvar_and_the_rto_follows() {
+        let ms = SimDuration::from_millis;
+        // Handshake 20 ms: srtt 20, rttvar 10, RTO 20 + 200.
+        let mut r = RttEstimator::default();
+        r.on_sample(ms(20));
+        r.seed_estimator(ms(60), ms(70));
+        assert_eq!((r.srtt(), r.rttvar()), (Some(ms(60)), ms(70)));
+        assert_eq!(r.rto(), ms(60 + 280));
+        // Smaller cached figures change nothing.
+        let mut r = RttEstimator::default();
+        r.on_sample(ms(20));
+        r.seed_estimator(ms(15), ms(5));
+        assert_eq!((r.srtt(), r.rttvar()), (Some(ms(20)), ms(10)));
+        assert_eq!(r.rto(), ms(220));
+        // Without a handshake sample, nothing is seeded (`goto reset`).
+        let mut r = RttEstimator::default();
+        r.seed_estimator(ms(60), ms(70));
+        assert_eq!(r.srtt(), None);
+        assert_eq!(r.rto(), SimDuration::from_secs(1));
+        // Later samples move the seeded estimate as any other.
+        let mut r = RttEstimator::default();
+        r.on_sample(ms(20));
+        r.seed_estimator(ms(60), ms(70));
+        r.on_sample(ms(20));
+        assert_eq!(r.srtt(), Some(SimDuration((7 * 60_000_000 + 20_000_000) / 8)));
+    }
 
     #[test]
     fn a_cached_rtt_sets_the_first_rto_until_the_first_sample() {

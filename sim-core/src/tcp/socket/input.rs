@@ -154,8 +154,12 @@ impl Socket {
             self.min_rtt = Some(r);
         }
         // tcp_init_transfer → tcp_init_metrics, after the SYN's RTT sample.
-        if let Some(crtt) = self.cached_rtt.take() {
-            self.rtt.seed_rto(crtt);
+        match self.cached_rtt.take() {
+            Some((crtt, cvar)) if self.cached_rtt_seeds_estimator => {
+                self.rtt.seed_estimator(crtt, cvar)
+            }
+            Some((crtt, _)) => self.rtt.seed_rto(crtt),
+            None => {}
         }
         self.state = State::Established;
         self.retrans_stamp = None;

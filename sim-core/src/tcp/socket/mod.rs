@@ -211,9 +211,12 @@ pub struct Socket {
     /// `tcp_cwnd_validate` bookkeeping: was cwnd the limit in this window?
     cwnd_usage: CwndUsage,
     rtt: RttEstimator,
-    /// The destination's cached RTT (`tcp_init_metrics`), which seeds the
-    /// RTO once the handshake completes.
-    cached_rtt: Option<SimDuration>,
+    /// The destination's cached RTT and variance (`tcp_init_metrics`),
+    /// which seed the RTO once the handshake completes (before 3.12 srtt
+    /// and rttvar themselves: `cached_rtt_seeds_estimator`).
+    cached_rtt: Option<(SimDuration, SimDuration)>,
+    /// `Behaviour::cached_rtt_seeds_estimator`.
+    cached_rtt_seeds_estimator: bool,
     /// When the first retransmission of the current loss episode left (`retrans_stamp`).
     retrans_stamp: Option<SimTime>,
     /// Timeouts in a row (`icsk_retransmits`).
@@ -306,6 +309,7 @@ impl Socket {
             cwnd_usage: CwndUsage::default(),
             rtt: RttEstimator::default(),
             cached_rtt: None,
+            cached_rtt_seeds_estimator: cfg.behaviour.cached_rtt_seeds_estimator,
             retrans_stamp: None,
             retransmits: 0,
             prr: None,
@@ -505,10 +509,11 @@ impl Socket {
         self.cb.ssthresh = ssthresh.min(self.cb.cwnd_clamp).max(2);
     }
 
-    /// `tcp_init_metrics`: the destination's cached RTT, which sets the
-    /// first RTO when the handshake completes (see `RttEstimator::seed_rto`).
-    pub fn set_cached_rtt(&mut self, rtt: SimDuration) {
-        self.cached_rtt = Some(rtt);
+    /// `tcp_init_metrics`: the destination's cached RTT and variance, which
+    /// set the first RTO when the handshake completes (see
+    /// `RttEstimator::seed_rto`; before 3.12, `seed_estimator`).
+    pub fn set_cached_rtt(&mut self, rtt: SimDuration, rttvar: SimDuration) {
+        self.cached_rtt = Some((rtt, rttvar));
     }
 
     /// A sub-MSS segment Nagle's rule or `TCP_CORK` is holding back now, and
