@@ -96,25 +96,36 @@ fn the_chart_draws_a_row_a_bar_and_a_label_per_connection() {
     assert_eq!(table.rows.len(), 4);
 }
 
+/// Compare mode draws both sides' rows on one time axis, the longer
+/// side's: a row on one side reads against the same row on the other.
 #[test]
-#[ignore]
-fn dump() {
-    for f in [
-        "seed-000-tcp-metrics-lossy-first-saved.toml",
-        "seed-000-tcp-metrics-lossy-first-today.toml",
-    ] {
-        let r = run(f);
-        let m = Model::from_run(&r);
-        for (w, tag) in [(720, "w"), (340, "n")] {
-            let svg = views::svg(
-                View::Connections,
-                &m,
-                m.end_ns * 0.7,
-                &Palette::default(),
-                w,
-                240,
-            );
-            std::fs::write(format!("/tmp/conn-{f}-{tag}.svg"), svg).unwrap();
+fn compared_runs_share_the_rows_time_axis() {
+    use plotters::prelude::IntoDrawingArea;
+    use tcp_widgets::draw::backend::{Backend, SvgWriter};
+    let saved = Model::from_run(&run("seed-000-tcp-metrics-lossy-first-saved.toml"));
+    let today = Model::from_run(&run("seed-000-tcp-metrics-lossy-first-today.toml"));
+    let (a, b) = (
+        views::y_top(View::Connections, &saved),
+        views::y_top(View::Connections, &today),
+    );
+    // The saving side's second connection crawls past the first's 3 s.
+    assert!(a > 1.2 * b, "{a} vs {b}");
+    let svg = |top: f64| {
+        let mut out = String::new();
+        {
+            let area = Backend::Svg(SvgWriter::new(&mut out, (720, 240))).into_drawing_area();
+            let axes = views::Axes {
+                end_ns: today.end_ns,
+                y_top: top,
+            };
+            let look = views::Look::default();
+            let pal = Palette::default();
+            views::draw_with(&area, View::Connections, &today, None, 0.0, axes, look, &pal, 1.0)
+                .unwrap();
         }
-    }
+        out
+    };
+    // Alone, today's rows end near 3 s; on the shared axis they reach 4 s.
+    assert!(!svg(f64::NAN).contains("\n4000\n"));
+    assert!(svg(a.max(b)).contains("\n4000\n"));
 }

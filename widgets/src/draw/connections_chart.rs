@@ -21,11 +21,20 @@ const SSTHRESH_W: f64 = 1.5;
 const BAR: f64 = 0.16;
 const LINES: f64 = 0.5;
 
-/// Draws every row as of `cursor_ns` (run time). Costs O(changes).
+/// The end of the rows' time axis (time from each connection's open) for
+/// `data` alone: the longest connection. Compare mode gives both runs the
+/// longer of the two, so a row on one side reads against the other's.
+pub fn x_top(data: &ConnectionsSeries) -> f64 {
+    data.longest_ns * 1.02
+}
+
+/// Draws every row as of `cursor_ns` (run time), on a time axis to `x_top`
+/// (NaN: this run's own). Costs O(changes).
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     data: &ConnectionsSeries,
     cursor_ns: f64,
+    x_top: f64,
     pal: &Palette,
     scale: f64,
 ) -> super::Drawn<DB, TimeAxis> {
@@ -40,7 +49,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = frame::chart(
         root,
         &f,
-        data.longest_ns * 1.02,
+        frame::shared_or(x_top, || self::x_top(data)),
         YAxis {
             desc: "connection, each from its open",
             max: n,

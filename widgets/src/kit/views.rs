@@ -143,11 +143,13 @@ pub fn slots(names: &[&str]) -> [View; 2] {
     slots
 }
 
-/// The top of `view`'s y axis for `m` alone (NaN for the path view, the
-/// ladder and the connection rows, which have none to share).
+/// The top of `view`'s y axis for `m` alone (NaN for the path view and the
+/// ladder, which have none to share). The connection rows' y axis is the
+/// connections; what they share is their time axis (from each open).
 pub fn y_top(view: View, m: &Model) -> f64 {
     match view {
-        View::Path | View::Ladder | View::Connections => f64::NAN,
+        View::Path | View::Ladder => f64::NAN,
+        View::Connections => connections_chart::x_top(&m.connections),
         View::Window => window_chart::y_top(&m.window),
         View::Tsg => tsg_chart::y_top(&m.tsg),
         View::Throughput => throughput_chart::y_top(&m.throughput),
@@ -246,7 +248,7 @@ pub fn draw_with<DB: DrawingBackend>(
         View::Throughput => throughput_chart::draw(area, &m.throughput, t_ns, end, top, pal, scale),
         View::Rtt => rtt_chart::draw(area, &m.rtt, t_ns, end, top, pal, scale),
         View::Buffers => buffer_chart::draw(area, &m.buffers, t_ns, end, top, pal, scale),
-        View::Connections => connections_chart::draw(area, &m.connections, t_ns, pal, scale),
+        View::Connections => connections_chart::draw(area, &m.connections, t_ns, top, pal, scale),
     }
 }
 
