@@ -93,7 +93,7 @@ pub mod values;
 pub mod widgets;
 
 pub use param::{Kind, ParamError, ParamSpec};
-pub use presets::{note_in, notes_attribute, page_text_element, text_attribute};
+pub use presets::{escape_html, note_in, notes_attribute, page_text_element, text_attribute};
 pub use spec::{Preset, WidgetSpec};
 pub use values::{Param, Values};
 pub use widgets::WIDGETS;

@@ -50,28 +50,30 @@ pub fn text_attribute(spec: &WidgetSpec) -> String {
 /// character reference (a raw line break could end mdBook's HTML block).
 /// The book's preprocessor writes it, and xtask into the embed pages.
 pub fn page_text_element(spec: &WidgetSpec) -> String {
-    let attribute = |text: String| {
-        let mut out = String::with_capacity(text.len());
-        for c in text.chars() {
-            match c {
-                '&' => out.push_str("&amp;"),
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                '"' => out.push_str("&quot;"),
-                '\'' => out.push_str("&#39;"),
-                '\t' => out.push_str("&#9;"),
-                '\n' => out.push_str("&#10;"),
-                c => out.push(c),
-            }
-        }
-        out
-    };
+    let attribute =
+        |text: String| escape_html(&text).replace('\t', "&#9;").replace('\n', "&#10;");
     format!(
         "\n<div hidden class=\"tw-preset-notes\" data-for=\"{}\" data-preset-notes=\"{}\" data-widget-text=\"{}\"></div>\n",
         spec.name,
         attribute(notes_attribute(spec)),
         attribute(text_attribute(spec))
     )
+}
+
+/// `s` safe inside HTML text and quoted attribute values.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The notes of `preset` in a `data-preset-notes` value, if it has any; or

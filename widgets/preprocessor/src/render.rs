@@ -4,21 +4,9 @@ use crate::directive::Directive;
 use widget_catalogue::WidgetSpec;
 
 /// Escapes text for an HTML attribute or element body. Values were already
-/// validated, but nothing reaches the page unescaped.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// validated, but nothing reaches the page unescaped. (The catalogue's, which
+/// also writes the widgets' words into the page.)
+pub use widget_catalogue::escape_html as escape;
 
 /// A directive's build-time figure, as the page embeds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
