@@ -436,6 +436,10 @@ fn every_chart_labels_its_axes_and_has_a_legend() {
     assert!(lossy[1].contains("retransmission") && lossy[1].contains("SACK blocks"));
     let zero = draw_all(&seed_001(), 800, 300, 1e9, 1.0);
     assert!(zero[1].contains("zero window"));
+    // On a phone the RTT legend's names are short, so they fit the canvas.
+    let [.., narrow_rtt] = draw_all(run, 340, 240, 30e6, 1.0);
+    assert!(narrow_rtt.contains("\nsrtt\n") && narrow_rtt.contains("\nsample\n"));
+    assert!(!narrow_rtt.contains("smoothed"));
 }
 
 #[test]

@@ -37,12 +37,17 @@ pub fn draw<DB: DrawingBackend>(
     // BBR's min_rtt filter (10 s window, `bbr_update_min_rtt`): dashed, as
     // the estimate it is; with max_bw it makes the BDP on the cwnd chart.
     let min_rtt_style = f.line(series(2), MIN_RTT_W);
+    // Short names on a phone, where the long ones ran off the canvas.
+    let (sample, srtt, min_rtt) = match f.narrow {
+        true => ("sample", "srtt", "min_rtt"),
+        false => ("RTT sample", "srtt (smoothed)", "BBR min_rtt"),
+    };
     let mut entries = vec![
-        ("RTT sample", Key::Circle(sample_style)),
-        ("srtt (smoothed)", Key::Line(srtt_style)),
+        (sample, Key::Circle(sample_style)),
+        (srtt, Key::Line(srtt_style)),
     ];
     if !data.min_rtt.is_empty() {
-        entries.push(("BBR min_rtt", Key::Dashed(min_rtt_style)));
+        entries.push((min_rtt, Key::Dashed(min_rtt_style)));
     }
     let mut chart = frame::chart(
         root,
