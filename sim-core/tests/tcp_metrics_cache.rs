@@ -243,7 +243,10 @@ fn before_3_12_the_cached_rtt_and_variance_become_the_estimators_own() {
     s.server.behaviour.cached_rtt_seeds_estimator = false;
     s.server.metrics.seeds_estimator = false;
     let today = run(&s);
-    assert_eq!(today.tcp_metrics.after_close[0], old.tcp_metrics.after_close[0]);
+    assert_eq!(
+        today.tcp_metrics.after_close[0],
+        old.tcp_metrics.after_close[0]
+    );
     assert_eq!(first_rto(&today), rto_from_cached(crtt));
     assert!(want > rto_from_cached(crtt), "{want:?}");
     // What `ip tcp_metrics` logs at the second open says which rule ran.

@@ -120,8 +120,18 @@ fn compared_runs_share_the_rows_time_axis() {
             };
             let look = views::Look::default();
             let pal = Palette::default();
-            views::draw_with(&area, View::Connections, &today, None, 0.0, axes, look, &pal, 1.0)
-                .unwrap();
+            views::draw_with(
+                &area,
+                View::Connections,
+                &today,
+                None,
+                0.0,
+                axes,
+                look,
+                &pal,
+                1.0,
+            )
+            .unwrap();
         }
         out
     };

@@ -59,13 +59,19 @@ fn no_reader_text_is_formatted_with_debug() {
             }
             // The macro may open a few lines above its message.
             let context = &lines[i.saturating_sub(4)..=i];
-            let developer = context.iter().any(|l| DEVELOPER_TEXT.iter().any(|m| l.contains(m)));
+            let developer = context
+                .iter()
+                .any(|l| DEVELOPER_TEXT.iter().any(|m| l.contains(m)));
             if !developer {
                 found.push(format!("{}:{}: {}", file.display(), i + 1, line.trim()));
             }
         }
     }
-    assert!(found.is_empty(), "`{{:?}}` in reader text, empty in the wasm:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "`{{:?}}` in reader text, empty in the wasm:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

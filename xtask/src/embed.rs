@@ -211,7 +211,13 @@ fn minify_css(css: &str) -> Result<String> {
 /// The book's own pages never load it: each carries its own widgets' words.
 fn page_words() -> String {
     let entries: Vec<String> = (widget_catalogue::WIDGETS.iter())
-        .map(|w| format!("{}:{}", js_string(w.name), js_string(&widget_catalogue::page_text_element(w))))
+        .map(|w| {
+            format!(
+                "{}:{}",
+                js_string(w.name),
+                js_string(&widget_catalogue::page_text_element(w))
+            )
+        })
         .collect();
     format!("window.tcpWidgetText = {{{}}};\n", entries.join(",\n"))
 }

@@ -164,7 +164,10 @@ mod tests {
         r.on_sample(ms(20));
         r.seed_estimator(ms(60), ms(70));
         r.on_sample(ms(20));
-        assert_eq!(r.srtt(), Some(SimDuration((7 * 60_000_000 + 20_000_000) / 8)));
+        assert_eq!(
+            r.srtt(),
+            Some(SimDuration((7 * 60_000_000 + 20_000_000) / 8))
+        );
     }
 
     #[test]

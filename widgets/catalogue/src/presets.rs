@@ -39,8 +39,16 @@ pub fn notes_attribute(spec: &WidgetSpec) -> String {
 /// preprocessor and by xtask for the embed pages, read with [`note_in`].
 pub fn text_attribute(spec: &WidgetSpec) -> String {
     let mut lines = vec![format!("title\t{}", spec.title)];
-    lines.extend(spec.params.iter().map(|p| format!("help.{}\t{}", p.name, p.help)));
-    lines.extend(spec.presets.iter().map(|p| format!("preset.{}\t{}", p.name, p.title)));
+    lines.extend(
+        spec.params
+            .iter()
+            .map(|p| format!("help.{}\t{}", p.name, p.help)),
+    );
+    lines.extend(
+        spec.presets
+            .iter()
+            .map(|p| format!("preset.{}\t{}", p.name, p.title)),
+    );
     lines.join("\n")
 }
 
@@ -50,8 +58,11 @@ pub fn text_attribute(spec: &WidgetSpec) -> String {
 /// character reference (a raw line break could end mdBook's HTML block).
 /// The book's preprocessor writes it, and xtask into the embed pages.
 pub fn page_text_element(spec: &WidgetSpec) -> String {
-    let attribute =
-        |text: String| escape_html(&text).replace('\t', "&#9;").replace('\n', "&#10;");
+    let attribute = |text: String| {
+        escape_html(&text)
+            .replace('\t', "&#9;")
+            .replace('\n', "&#10;")
+    };
     format!(
         "\n<div hidden class=\"tw-preset-notes\" data-for=\"{}\" data-preset-notes=\"{}\" data-widget-text=\"{}\"></div>\n",
         spec.name,
@@ -106,14 +117,27 @@ mod tests {
             let attribute = super::text_attribute(w);
             assert_eq!(super::note_in(&attribute, "title"), Some(w.title));
             for p in w.params {
-                assert!(!p.help.contains(['\t', '\n']) && !p.help.is_empty(), "{}", p.name);
+                assert!(
+                    !p.help.contains(['\t', '\n']) && !p.help.is_empty(),
+                    "{}",
+                    p.name
+                );
                 let key = format!("help.{}", p.name);
                 assert_eq!(super::note_in(&attribute, &key), Some(p.help), "{}", w.name);
             }
             for p in w.presets {
-                assert!(!p.title.contains(['\t', '\n']) && !p.title.is_empty(), "{}", p.name);
+                assert!(
+                    !p.title.contains(['\t', '\n']) && !p.title.is_empty(),
+                    "{}",
+                    p.name
+                );
                 let key = format!("preset.{}", p.name);
-                assert_eq!(super::note_in(&attribute, &key), Some(p.title), "{}", w.name);
+                assert_eq!(
+                    super::note_in(&attribute, &key),
+                    Some(p.title),
+                    "{}",
+                    w.name
+                );
             }
         }
         // Notes written bare would ship in the wasm again.

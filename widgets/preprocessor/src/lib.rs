@@ -287,7 +287,35 @@ pub fn expand(
             }
         }
     }
+    // A `<tcp-widget>` element written in the page itself (the embedding
+    // appendix's live examples) reads its words from the page too, rather
+    // than fetching `embed/tcp-widget-text.js` as it must on other sites:
+    // no book page loads that file.
+    for name in live_elements(content) {
+        if let Some(widget) = widget_catalogue::widget(name)
+            && !noted.contains(&widget.name)
+        {
+            noted.push(widget.name);
+            out.push_str(&render::preset_notes(widget));
+        }
+    }
     Ok(out)
+}
+
+/// The `name` of every `<tcp-widget>` element a chapter writes as HTML at
+/// the start of a line, outside fenced code (where it is an example).
+fn live_elements(content: &str) -> Vec<&str> {
+    let mut fenced = false;
+    let mut names = Vec::new();
+    for line in content.lines() {
+        let line = line.trim_start();
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if let (false, Some(rest)) = (fenced, line.strip_prefix("<tcp-widget name=\"")) {
+            names.extend(rest.split('"').next());
+        }
+    }
+    names
 }
 
 /// The list of what a reader can complete in each chapter, on every page
@@ -332,6 +360,22 @@ mod tests {
         // mdbook-katex runs after this preprocessor and reads `$...$` as math.
         assert!(!render::PRELOAD.contains('$'));
         assert!(!expand("# No widget\n").unwrap().contains("<script>"));
+    }
+
+    #[test]
+    fn a_live_element_in_the_page_gets_its_words_from_the_page() {
+        let page = "# E\n\n```html\n<tcp-widget name=\"slow-start\"></tcp-widget>\n```\n\n\
+                    <tcp-widget name=\"long-fat\" duration=\"5s\"></tcp-widget>\n\
+                    <tcp-widget name=\"long-fat\"></tcp-widget>\n<tcp-widget name=\"nope\">\n";
+        assert_eq!(super::live_elements(page), ["long-fat", "long-fat", "nope"]);
+        let out = expand(page).unwrap();
+        // Once, for the live element only (the fenced one is an example).
+        assert_eq!(out.matches("class=\"tw-preset-notes\"").count(), 1);
+        assert!(out.contains("data-for=\"long-fat\""));
+        // A widget placed by a directive has its element already.
+        let both = expand("{{#widget long-fat}}\n\n<tcp-widget name=\"long-fat\"></tcp-widget>\n")
+            .unwrap();
+        assert_eq!(both.matches("class=\"tw-preset-notes\"").count(), 1);
     }
 
     #[test]

@@ -96,7 +96,10 @@ mod tests {
             "seed-7ms\tsay this".into(),
             widget_catalogue::text_attribute(spec),
         );
-        assert_eq!(page.preset_title(&bare), spec.preset("seed-7ms").unwrap().title);
+        assert_eq!(
+            page.preset_title(&bare),
+            spec.preset("seed-7ms").unwrap().title
+        );
         assert_eq!(page.notes(&bare), Some("say this"));
         assert_eq!(none.preset_title(&bare), "seed-7ms");
         assert_eq!(none.notes(&bare), None);
