@@ -109,6 +109,73 @@ pub const VIEW_NAMES: &[&str] = &[
     "connections",
 ];
 
+/// Every view's name, title (its panel menu, its figure's label) and the
+/// description a screen reader hears for its canvas. Words only: the wasm
+/// gets `""` (`prose!`) and reads them from its page
+/// (`text_attribute`, keys `view.NAME` and `view-description.NAME`).
+pub const VIEW_WORDS: &[(&str, &str, &str)] = &[
+    (
+        "path",
+        crate::prose!("Path"),
+        crate::prose!(
+            "Animation of data segments and ACKs between server and client, with the send buffer, the bottleneck queue and the receive buffer"
+        ),
+    ),
+    (
+        "ladder",
+        crate::prose!("Ladder diagram"),
+        crate::prose!(
+            "Ladder diagram: each segment as an arrow between client and server, time flowing down, with delayed-ACK timers and Nagle holds"
+        ),
+    ),
+    (
+        "cwnd",
+        crate::prose!("cwnd, ssthresh, in flight"),
+        crate::prose!(
+            "Chart of the server's congestion window, slow-start threshold and outstanding data in segments over time"
+        ),
+    ),
+    (
+        "tsg",
+        crate::prose!("Time-sequence graph"),
+        crate::prose!(
+            "Time-sequence graph: sequence numbers sent, the ACK line and the receive-window line over time"
+        ),
+    ),
+    (
+        "throughput",
+        crate::prose!("Throughput"),
+        crate::prose!("Chart of the bytes the client received per interval, in Mbit/s"),
+    ),
+    (
+        "rtt",
+        crate::prose!("RTT"),
+        crate::prose!("Chart of RTT samples and the smoothed RTT over time"),
+    ),
+    (
+        "buffers",
+        crate::prose!("Buffers and window"),
+        crate::prose!(
+            "Chart of the sender's send buffer size and queued bytes, the receiver's advertised window and its unread bytes over time, against the path's bandwidth-delay product"
+        ),
+    ),
+    (
+        "connections",
+        crate::prose!("Connection by connection"),
+        crate::prose!(
+            "One row per connection, aligned at its opening: the server's congestion window and slow-start threshold over the connection's own time, over a bar as long as the connection took"
+        ),
+    ),
+];
+
+/// A view's title and description by its name (`""` for none, and on wasm).
+pub fn view_words(name: &str) -> (&'static str, &'static str) {
+    VIEW_WORDS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map_or(("", ""), |(_, t, d)| (t, d))
+}
+
 /// Parameters every widget accepts besides its own.
 /// `compare=PARAM vs=VALUE` shows two runs side by side that differ only in
 /// PARAM (the widget's value against VALUE); `views=tsg,rtt` picks the charts;

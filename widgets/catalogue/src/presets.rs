@@ -34,8 +34,10 @@ pub fn notes_attribute(spec: &WidgetSpec) -> String {
 
 /// The rest of a widget's own words the wasm leaves out (`prose!`), as its
 /// placeholder's page carries them (`data-widget-text`): its title (key
-/// `title`), each parameter's help (`help.NAME`) and each preset's title
-/// (`preset.NAME`), one line each, key, tab, text. Written by the book's
+/// `title`), each parameter's help (`help.NAME`), each preset's title
+/// (`preset.NAME`) and every view's title and description (`view.NAME`,
+/// `view-description.NAME`, from `VIEW_WORDS`), one line each, key, tab,
+/// text. Written by the book's
 /// preprocessor and by xtask for the embed pages, read with [`note_in`].
 pub fn text_attribute(spec: &WidgetSpec) -> String {
     let mut lines = vec![format!("title\t{}", spec.title)];
@@ -49,6 +51,10 @@ pub fn text_attribute(spec: &WidgetSpec) -> String {
             .iter()
             .map(|p| format!("preset.{}\t{}", p.name, p.title)),
     );
+    for (name, title, description) in crate::VIEW_WORDS {
+        lines.push(format!("view.{name}\t{title}"));
+        lines.push(format!("view-description.{name}\t{description}"));
+    }
     lines.join("\n")
 }
 
@@ -139,6 +145,16 @@ mod tests {
                     w.name
                 );
             }
+        }
+        for (name, title, description) in crate::VIEW_WORDS {
+            let attribute = super::text_attribute(&WIDGETS[0]);
+            assert_eq!(
+                super::note_in(&attribute, &format!("view.{name}")),
+                Some(*title)
+            );
+            let key = format!("view-description.{name}");
+            assert_eq!(super::note_in(&attribute, &key), Some(*description));
+            assert!(!title.is_empty() && !description.contains(['\t', '\n']));
         }
         // Notes written bare would ship in the wasm again.
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/widgets");

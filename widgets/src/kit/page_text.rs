@@ -1,11 +1,12 @@
 //! The widget's words its page carries, not the wasm (`prose!` in the
 //! catalogue): the widget's title, its presets' titles and notes, its
-//! parameters' help. The book's preprocessor writes them once per page in a
+//! parameters' help, the views' titles and descriptions. The book's preprocessor writes them once per page in a
 //! hidden `.tw-preset-notes[data-for=NAME]` element; the embed pages have
 //! it written in, and `<tcp-widget>` on another site adds it from
 //! `tcp-widget-text.js` before it mounts. Native code keeps the catalogue's
 //! own text, so a word falls back to it.
 
+use super::views::View;
 use widget_catalogue::{ParamSpec, Preset, WidgetSpec, note_in};
 
 /// One widget's words, read once when it mounts.
@@ -65,6 +66,19 @@ impl PageText {
         }
     }
 
+    /// A view's title (its panel menu, its figure's label).
+    pub fn view_title(&self, view: View) -> &str {
+        self.pick(view.title(), &format!("view.{}", view.name()))
+    }
+
+    /// What a screen reader hears for a view's canvas.
+    pub fn view_description(&self, view: View) -> &str {
+        self.pick(
+            view.description(),
+            &format!("view-description.{}", view.name()),
+        )
+    }
+
     /// A preset's speaker notes, if it has any.
     pub fn notes<'a>(&'a self, preset: &'a Preset) -> Option<&'a str> {
         match preset.notes {
@@ -102,6 +116,8 @@ mod tests {
         );
         assert_eq!(page.notes(&bare), Some("say this"));
         assert_eq!(none.preset_title(&bare), "seed-7ms");
+        assert_eq!(page.view_title(View::Tsg), "Time-sequence graph");
+        assert_eq!(none.view_description(View::Rtt), View::Rtt.description());
         assert_eq!(none.notes(&bare), None);
     }
 }

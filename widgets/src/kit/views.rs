@@ -66,43 +66,15 @@ impl View {
         View::ALL.into_iter().find(|v| v.name() == name)
     }
 
+    /// The view's title: see `widget_catalogue::VIEW_WORDS` (on wasm
+    /// `""`: the page has it, `kit::page_text`).
     pub fn title(self) -> &'static str {
-        match self {
-            View::Path => "Path",
-            View::Ladder => "Ladder diagram",
-            View::Window => "cwnd, ssthresh, in flight",
-            View::Tsg => "Time-sequence graph",
-            View::Throughput => "Throughput",
-            View::Rtt => "RTT",
-            View::Buffers => "Buffers and window",
-            View::Connections => "Connection by connection",
-        }
+        widget_catalogue::view_words(self.name()).0
     }
 
-    /// What a screen reader hears for the canvas.
+    /// What a screen reader hears for the canvas (as [`title`](Self::title)).
     pub fn description(self) -> &'static str {
-        match self {
-            View::Path => {
-                "Animation of data segments and ACKs between server and client, with the send buffer, the bottleneck queue and the receive buffer"
-            }
-            View::Ladder => {
-                "Ladder diagram: each segment as an arrow between client and server, time flowing down, with delayed-ACK timers and Nagle holds"
-            }
-            View::Window => {
-                "Chart of the server's congestion window, slow-start threshold and outstanding data in segments over time"
-            }
-            View::Tsg => {
-                "Time-sequence graph: sequence numbers sent, the ACK line and the receive-window line over time"
-            }
-            View::Throughput => "Chart of the bytes the client received per interval, in Mbit/s",
-            View::Rtt => "Chart of RTT samples and the smoothed RTT over time",
-            View::Buffers => {
-                "Chart of the sender's send buffer size and queued bytes, the receiver's advertised window and its unread bytes over time, against the path's bandwidth-delay product"
-            }
-            View::Connections => {
-                "One row per connection, aligned at its opening: the server's congestion window and slow-start threshold over the connection's own time, over a bar as long as the connection took"
-            }
-        }
+        widget_catalogue::view_words(self.name()).1
     }
 
     /// Height in CSS pixels at normal size.

@@ -17,9 +17,10 @@ pub fn canvas(
     link: &Scope<Widget>,
     node: NodeRef,
     state: &State,
-    k: usize,
-    slot: usize,
+    (k, slot): (usize, usize),
     view: View,
+    // What a screen reader hears (the page carries it, `kit::page_text`).
+    description: &str,
 ) -> Html {
     let h = Handlers::new(link, k, slot);
     // Touch: a drag along the time axis is ours, the other way scrolls the
@@ -59,7 +60,7 @@ pub fn canvas(
     html! {
         <div class="tw-canvas-box">
             <canvas class="tw-canvas" ref={node} role="img"
-                aria-label={view.description()} data-view={view.name()}
+                aria-label={description.to_string()} data-view={view.name()}
                 data-log-scale={(view == View::Window && state.look.log_cwnd).then_some("1")}
                 style={format!("height: {}px; touch-action: {touch}", view.height())}
                 onpointerdown={h.down} onpointermove={h.moved} onpointerup={h.up}

@@ -52,8 +52,8 @@ pub fn export_menu(ui: &Ui) -> Html {
 fn panel_row(ui: &Ui, k: usize, slot: usize, view: View, side: &str) -> Html {
     let link = ui.link;
     let title = match slot {
-        0 => format!("{side}{}", view.title()),
-        n => format!("{side}Panel {n}: {}", view.title()),
+        0 => format!("{side}{}", ui.page.view_title(view)),
+        n => format!("{side}Panel {n}: {}", ui.page.view_title(view)),
     };
     let item = |text: &'static str, what: &str, d: Download| {
         let onclick = link.callback(move |e: MouseEvent| {

@@ -363,7 +363,7 @@ fn reserved_ch(text: &str, digits: usize) -> usize {
 /// The menu choosing chart panel `slot`'s view.
 fn slot_select(ui: &Ui, slot: usize) -> Html {
     let options = View::CHARTS.iter().map(|v| {
-        html! { <option value={v.name()} selected={ui.state.slots[slot] == *v}>{ v.title() }</option> }
+        html! { <option value={v.name()} selected={ui.state.slots[slot] == *v}>{ ui.page.view_title(*v).to_string() }</option> }
     });
     let on = ui.link.callback(move |e: Event| {
         let sel: HtmlSelectElement = e.target_unchecked_into();
@@ -409,8 +409,8 @@ fn view_panel(ui: &Ui, k: usize, slot: usize, view: View) -> Html {
         .map(|m| panels::table_html(&view.table(m)));
     let legend = (view == View::Path).then(flight_legend);
     html! {
-        <figure class={classes!("tw-view", format!("tw-view-{}", view.name()))} aria-label={view.title()}>
-            { super::canvas::canvas(ui.link, ui.canvases[k][slot].clone(), ui.state, k, slot, view) }
+        <figure class={classes!("tw-view", format!("tw-view-{}", view.name()))} aria-label={ui.page.view_title(view).to_string()}>
+            { super::canvas::canvas(ui.link, ui.canvases[k][slot].clone(), ui.state, (k, slot), view, ui.page.view_description(view)) }
             // Its downloads and data table are in "Data & export" (`menus`).
             if let Some(legend) = legend {
                 <figcaption class="tw-view-tools">{ legend }</figcaption>
