@@ -17,6 +17,10 @@
   "use strict";
   if (window.tcpWidgets) return; // loaded twice on one page
 
+  // embed.css: the shadow root's own rules (the host's styles stop there,
+  // the colour variables). The widgets' stylesheet proper comes from
+  // `widgetsStyles`, so a book page, which has it already, does not load it
+  // twice inside this script.
   var CSS = /*@CSS@*/"";
   var glue = function () {
     /*@GLUE@*/
@@ -78,6 +82,23 @@
       var html = (window.tcpWidgetText || {})[name];
       if (html && !document.querySelector(selector)) document.body.insertAdjacentHTML("beforeend", html);
     }, function () {});
+  }
+
+  // The widgets' stylesheet for a shadow root: the page's own copy on the
+  // book's pages (mdBook links it as theme/widgets-HASH.css, and a second
+  // link to it costs nothing), the copy inline in a self-contained file
+  // (window.tcpWidgetsCss), or tcp-widget.css beside this script.
+  function widgetsStyles() {
+    if (typeof window.tcpWidgetsCss === "string") {
+      var style = document.createElement("style");
+      style.textContent = window.tcpWidgetsCss;
+      return style;
+    }
+    var link = document.createElement("link");
+    link.rel = "stylesheet";
+    var book = document.querySelector('link[rel="stylesheet"][href*="theme/widgets-"]');
+    link.href = book ? book.href : new URL("tcp-widget.css", here).href;
+    return link;
   }
 
   function classicScript(src) {
@@ -198,6 +219,7 @@
 
     _build() {
       var shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
+      shadow.appendChild(widgetsStyles());
       var style = document.createElement("style");
       style.textContent = CSS;
       shadow.appendChild(style);

@@ -3,9 +3,13 @@
 //!
 //! - `tcp_widgets_bg.wasm`: the simulator and widgets (written by
 //!   `build::widgets`).
-//! - `tcp-widget.js`: the `<tcp-widget>` custom element, with the widget
-//!   stylesheet and wasm-bindgen's glue inside it; it fetches the wasm from
-//!   beside itself. Form (b), and what the book's own pages load.
+//! - `tcp-widget.js`: the `<tcp-widget>` custom element, with its shadow
+//!   root's own rules (embed.css) and wasm-bindgen's glue inside it; it
+//!   fetches the wasm from beside itself. Form (b), and what the book's own
+//!   pages load.
+//! - `tcp-widget.css`: the widgets' stylesheet (theme/widgets.css), which
+//!   the element links into its shadow root; on the book's pages it links
+//!   the book's own copy instead, and a self-contained file has it inline.
 //! - `<widget>.html`: a page for an iframe, reading its settings from its
 //!   query string and telling the parent its height. Form (a).
 //! - `<widget>.standalone.html`: the same page with everything inline,
@@ -40,8 +44,10 @@ pub fn build() -> Result {
     let sources = root.join("widgets/embed");
     let glue = read(&crate::build::wasm_pkg().join("tcp_widgets.js"))?;
     let wasm = fs::read(out.join("tcp_widgets_bg.wasm")).map_err(|e| format!("wasm: {e}"))?;
-    let css =
-        minify_css(&(read(&root.join("theme/widgets.css"))? + &read(&sources.join("embed.css"))?))?;
+    // The widgets' stylesheet is a file of its own (a book page has it
+    // already); the element carries only embed.css, its shadow root's rules.
+    let widgets_css = minify_css(&read(&root.join("theme/widgets.css"))?)?;
+    let css = minify_css(&read(&sources.join("embed.css"))?)?;
     let element = read(&sources.join("element.js"))?
         .replacen("/*@CSS@*/\"\"", &js_string(&css), 1)
         .replacen("/*@GLUE@*/", &glue, 1);
@@ -57,6 +63,7 @@ pub fn build() -> Result {
     write(&out.join("tcp-widget.js"), element.as_bytes())?;
     write(&out.join("frame.js"), frame.as_bytes())?;
     write(&out.join("tcp-widget-frames.js"), frames.as_bytes())?;
+    write(&out.join("tcp-widget.css"), widgets_css.as_bytes())?;
     let words = page_words();
     write(&out.join("tcp-widget-text.js"), words.as_bytes())?;
     let mut sizes = vec![
@@ -77,6 +84,12 @@ pub fn build() -> Result {
             "the same wasm inside a script (see below)",
             inline_wasm.len(),
             gzip(inline_wasm.as_bytes()).len(),
+        ),
+        (
+            "tcp-widget.css",
+            "the widgets' stylesheet, which `<tcp-widget>` links into its shadow root",
+            widgets_css.len(),
+            gzip(widgets_css.as_bytes()).len(),
         ),
         (
             "tcp-widget-text.js",
@@ -119,8 +132,12 @@ pub fn build() -> Result {
         }
         let inline = fill(
             &format!(
-                "<script>{}</script>\n<script>{}</script>",
+                "<script>{}</script>\n<script>{}</script>\n<script>{}</script>",
                 inline_script(&inline_wasm)?,
+                inline_script(&format!(
+                    "window.tcpWidgetsCss = {};",
+                    js_string(&widgets_css)
+                ))?,
                 inline_script(&element)?
             ),
             &format!("<script>{}</script>", inline_script(&frame)?),
