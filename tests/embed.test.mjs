@@ -128,7 +128,7 @@ test("(b) the custom element runs on a foreign page, isolated from its styles bo
   await context.close();
 });
 
-test("(b) on a foreign page the element fetches its widgets' words once: title, presets, slider help, notes", async () => {
+test("(b) on a foreign page the element loads its widgets' words once, beside the wasm: title, presets, slider help, notes", async () => {
   const { page, problems, context } = await newPage();
   await page.goto(wiki.url + "wiki-element.html");
   const w = await Widget.find(page, "#friendly .tcp-widget");
@@ -140,8 +140,8 @@ test("(b) on a foreign page the element fetches its widgets' words once: title, 
   assert.ok(options.includes("1. 512 KiB at 7 ms, the capture's setting"), options.join(" | "));
   const help = await w.slider("rtt").range.getAttribute("aria-description");
   assert.match(help, /round-trip/);
-  // Both slow-start elements and the long-fat one share one fetch.
-  const fetched = problems.requests.filter((u) => u.endsWith("/embed/tcp-widget-text.js"));
+  // Both slow-start elements and the long-fat one share one load.
+  const fetched = problems.requests.filter((u) => u.endsWith("/embed/tcp-widget-words.en.js"));
   assert.equal(fetched.length, 1, problems.requests.join("\n"));
   // Presenter mode shows the preset's speaker notes, as in the book.
   await w.locator(".tw-preset select").selectOption("seed-7ms");

@@ -72,10 +72,12 @@ const TARGET = {
   fps_p5: 30, // 95 % of frames within 33 ms
   long_frames: 0, // no frame over 50 ms
   tti_ms: 500,
-  // The ceiling for the whole book: every chapter's widget and the teaching kit
-  // (the architecture step cut it to 250 KB first to make room for them).
-  book_widget_gzip: 300_000,
 };
+
+/// The whole-book widget bundle as the build measured it and holds it to its
+/// ceiling (xtask/src/bundle.rs, written to target/bench/bundle.json): one
+/// measure for the build's gate and this report.
+const BUNDLE = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "target", "bench", "bundle.json"), "utf8"));
 
 // --- Helpers.
 
@@ -336,6 +338,10 @@ const pages = PAGES.filter((p) => p.widgets).map(({ page }) => ({
   mdbook: bytes(weight.get(page).filter((f) => !isWidgetFile(f))),
 }));
 const book = { widget: bytes(union(isWidgetFile)), mdbook: bytes(union((f) => !isWidgetFile(f))) };
+// The build's measure must cover every widget file a page really loaded.
+const measured = new Set(BUNDLE.files.map((f) => f.path));
+const missed = book.widget.files.filter((f) => !measured.has(f));
+if (missed.length) throw new Error(`the build's bundle measure (xtask/src/bundle.rs) misses files the pages loaded: ${missed.join(", ")}`);
 
 // --- Report.
 
@@ -380,12 +386,12 @@ console.log("  page                            widget raw  widget gzip    mdBook
 for (const p of pages) {
   console.log(`  ${p.page.padEnd(30)} ${kb(p.widget.raw)}  ${kb(p.widget.gzip)}  ${kb(p.mdbook.raw)}  ${kb(p.mdbook.gzip)}`);
 }
-const bookPass = book.widget.gzip <= TARGET.book_widget_gzip;
+const bookPass = BUNDLE.gzip <= BUNDLE.ceiling_gzip;
 console.log(`  ${"whole book (distinct files)".padEnd(30)} ${kb(book.widget.raw)}  ${kb(book.widget.gzip)}  ${kb(book.mdbook.raw)}  ${kb(book.mdbook.gzip)}`);
 console.log(
-  `  whole-book widget JS+wasm gzip: ${book.widget.gzip} bytes, target <= ${TARGET.book_widget_gzip} bytes: ${verdict(bookPass)}`,
+  `  whole-book widget JS+wasm gzip (the build's measure): ${BUNDLE.gzip} bytes, ceiling ${BUNDLE.ceiling_gzip} bytes: ${verdict(bookPass)}`,
 );
-for (const f of book.widget.files) console.log(`    ${f.padEnd(44)} ${kb(sizes.get(f).raw)} ${kb(sizes.get(f).gzip)}`);
+for (const f of BUNDLE.files) console.log(`    ${f.path.padEnd(44)} ${kb(f.raw)} ${kb(f.gzip)}`);
 
 writeSections({
   machine,
@@ -402,8 +408,8 @@ writeSections({
   },
   page_weight: {
     gzip_level: 9,
-    target_book_widget_gzip_bytes: TARGET.book_widget_gzip,
+    ceiling_book_widget_gzip_bytes: BUNDLE.ceiling_gzip,
     pages,
-    book: { ...book, pass: bookPass },
+    book: { ...book, build_measure: BUNDLE, pass: bookPass },
   },
 });

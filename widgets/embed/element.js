@@ -34,18 +34,37 @@
   var OWN = ["name", "id", "class", "style", "hidden", "title", "lang", "dir", "slot", "tabindex"];
 
   var bundle = null;
-  // The wasm-bindgen module, initialised once per page; the book's own loader
-  // (theme/widgets-loader.js) uses it too, through `window.tcpWidgets`.
+  // The wasm-bindgen module, initialised once per page, with the widgets'
+  // words beside it; the book's own loader (theme/widgets-loader.js) uses
+  // it too, through `window.tcpWidgets`.
   function load() {
     if (bundle === null) {
       var wasm_bindgen = glue();
-      bundle = wasmSource().then(function (module_or_path) {
-        return wasm_bindgen({ module_or_path: module_or_path }).then(function () {
-          return wasm_bindgen;
-        });
+      var wasm = wasmSource().then(function (module_or_path) {
+        return wasm_bindgen({ module_or_path: module_or_path });
+      });
+      bundle = Promise.all([wasm, words()]).then(function () {
+        return wasm_bindgen;
       });
     }
     return bundle;
+  }
+
+  // The widgets' words (titles, help, preset notes, view names:
+  // `kit/page_text.rs`), never in the wasm: one route for every page, a
+  // classic script beside this one, `tcp-widget-words.LANG.js`, which sets
+  // `window.tcpWidgetWords` (a self-contained file has it inline). A
+  // classic script, not a fetch, so it loads from disk and from another
+  // origin alike. The language is the loading script's `data-lang`, else
+  // English. Without the words a widget still runs, with its internal names
+  // and a console warning; so a failed load does not stop it.
+  function words() {
+    if (window.tcpWidgetWords) return Promise.resolve();
+    var lang = (script && script.getAttribute("data-lang")) || "en";
+    lang = lang.replace(/[^A-Za-z-]/g, "") || "en";
+    return classicScript(new URL("tcp-widget-words." + lang + ".js", here).href).catch(function (err) {
+      console.warn("tcp-widget: " + err.message);
+    });
   }
 
   // Where the wasm comes from:
@@ -66,22 +85,6 @@
     return Promise.resolve(window.tcpWidgetsWasm).then(function (compiled) {
       return compiled || wasmUrl;
     });
-  }
-
-  // The widget's words its page holds, not the wasm (titles, help, notes:
-  // `kit/page_text.rs`), in a hidden element the book's pages and the embed
-  // pages have written in. On any other page they come from a script beside
-  // this one, fetched once; a widget without them still runs, with bare
-  // preset names in its menu.
-  var words = null;
-  function pageWords(name) {
-    var selector = '.tw-preset-notes[data-for="' + name.replace(/[^a-z0-9-]/g, "") + '"]';
-    if (document.querySelector(selector)) return Promise.resolve();
-    if (words === null) words = classicScript(new URL("tcp-widget-text.js", here).href);
-    return words.then(function () {
-      var html = (window.tcpWidgetText || {})[name];
-      if (html && !document.querySelector(selector)) document.body.insertAdjacentHTML("beforeend", html);
-    }, function () {});
   }
 
   // The widgets' stylesheet for a shadow root: the page's own copy on the
@@ -252,10 +255,8 @@
     _mount() {
       var self = this;
       var holder = this._holder;
-      var name = holder.getAttribute("data-widget") || "";
-      Promise.all([load(), pageWords(name)]).then(
-        function (loaded) {
-          var w = loaded[0];
+      load().then(
+        function (w) {
           if (!self.isConnected || holder.hasAttribute("data-mounted")) return;
           w.mount(holder);
           // The iframe page (frame.js) reports its height from here on.

@@ -1,5 +1,6 @@
-//! Building the site: the widget bundle (wasm-pack, then binaryen's wasm-opt),
-//! KaTeX's stylesheet and fonts, then `mdbook build` into `book/`.
+//! Building the site: the widget bundle (`crate::wasm`), KaTeX's stylesheet
+//! and fonts, then `mdbook build` into `book/`, then the bundle's ceiling
+//! (`crate::bundle`), which fails the build when it is over.
 //!
 //! Generated files go to `src/generated/` (git-ignored), which mdBook copies
 //! into the site like any other non-Markdown file in `src/`.
@@ -18,9 +19,18 @@ pub fn run() -> Result<Vec<Transfer>> {
 }
 
 /// Everything after the tools: widgets, KaTeX assets, the book, the size report.
+/// Fails when the bundle is over its ceiling or links a banned function.
 pub fn all() -> Result<Vec<Transfer>> {
+    let report = site()?;
+    crate::bundle::check(&sh::root().join("book"))?;
+    Ok(report)
+}
+
+/// The site, with its size report but not the bundle's ceiling (`serve`
+/// warns about that instead of refusing to serve).
+pub fn site() -> Result<Vec<Transfer>> {
+    preset_values()?;
     widgets()?;
-    crate::embed::build()?;
     katex_assets()?;
     book()?;
     let report = page_transfer("slow-start.html")?;
@@ -28,7 +38,13 @@ pub fn all() -> Result<Vec<Transfer>> {
     Ok(report)
 }
 
-fn generated() -> PathBuf {
+/// The widget bundle and the files around it in `src/embed/`.
+pub fn widgets() -> Result {
+    crate::wasm::build()?;
+    crate::embed::build()
+}
+
+pub fn generated() -> PathBuf {
     sh::root().join("src/generated")
 }
 
@@ -37,6 +53,22 @@ pub fn write_generated(name: &str, text: &str) -> Result {
     let dir = generated();
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     write_if_changed(&dir.join(name), text.as_bytes())
+}
+
+/// The catalogue's presets' values, generated from `scenarios/` and checked
+/// in (`widget_catalogue::generate`): rewritten here when a scenario
+/// changed, so the wasm built next has them.
+pub fn preset_values() -> Result {
+    let parse = |text: &str| {
+        sim_core::scenario_file::parse(text)
+            .map(|(_, scenario)| scenario)
+            .map_err(|e| e.to_string())
+    };
+    let text = widget_catalogue::generate::preset_values(&parse)?;
+    write_if_changed(
+        &widget_catalogue::generate::preset_values_path(),
+        text.as_bytes(),
+    )
 }
 
 /// The appendices' generated parts, from the tables in code: the widgets'
@@ -50,98 +82,6 @@ pub fn appendix_pages() -> Result {
         "linux-knobs.md",
         &widget_catalogue::knob_reference::markdown(),
     )
-}
-
-/// rustc flags for the widget wasm only (see [`widgets`]).
-pub const WASM_RUSTFLAGS: &str = "-Zlocation-detail=none -Zfmt-debug=none";
-
-/// Builds the widget bundle: the wasm into `src/embed/`, the glue into
-/// `target/wasm-pkg/` for `crate::embed` to wrap.
-pub fn widgets() -> Result {
-    let root = sh::root();
-    let pkg = wasm_pkg();
-    let mut c = sh::cmd("wasm-pack");
-    // `--mode no-install`: use the wasm-bindgen on PATH (pinned to Cargo.lock's
-    // version by install-tools) instead of downloading one.
-    c.args([
-        "build",
-        "widgets",
-        "--target",
-        "no-modules",
-        "--release",
-        "--mode",
-        "no-install",
-        "--no-pack",
-        "--no-typescript",
-    ])
-    .args([
-        "--out-dir",
-        pkg.to_str().unwrap(),
-        "--out-name",
-        "tcp_widgets",
-    ]);
-    // Two size flags for the wasm alone (the native tools and tests keep
-    // full panic messages and `Debug`):
-    // - `-Zlocation-detail=none`: a panic carries no file, line and column,
-    //   so the wasm holds no table of them (5.1 KB gzip). A panic in the
-    //   page still shows its stack (`wasm-function[N]`), which a build kept
-    //   with names (`wasm-opt -g`) maps to functions.
-    // - `-Zfmt-debug=none`: `{:?}` prints nothing, so every derived `Debug`
-    //   is empty (1.2 KB gzip). No text a reader sees uses `{:?}`:
-    //   `tests/no_debug_text.rs` keeps it so.
-    // Both are unstable flags; `RUSTC_BOOTSTRAP=1` lets the pinned stable
-    // compiler take them, for this build only.
-    c.env("RUSTC_BOOTSTRAP", "1").env(
-        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-        WASM_RUSTFLAGS,
-    );
-    sh::run(c)?;
-    let out = root.join("src/embed");
-    fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-    // wasm-pack's own wasm-opt step is off (widgets/Cargo.toml) because it would
-    // download binaryen; npm's binaryen runs here instead.
-    let wasm_opt = root.join("xtask/npm/node_modules/.bin/wasm-opt");
-    let mut opt = sh::cmd(wasm_opt.to_str().unwrap());
-    // `--low-memory-unused`: Rust's wasm keeps its stack in the first MiB,
-    // growing down from 1 MiB, and its data above; the low 1 KiB would be
-    // touched only by a stack 1 MiB deep, so binaryen may fold constant
-    // offsets into addresses (1.4 KB gzip).
-    // `--converge`: -Oz again until the size stops falling (1.2 KB gzip).
-    // `--flatten --rereloop` first: binaryen flattens the code and rebuilds
-    // its control flow with the Relooper, which the -Oz runs after it shrink
-    // further than they shrink rustc's own structure (1.3 KB gzip; flatten
-    // alone grows it). `--strip-target-features`: browsers do not read that
-    // section (0.1 KB).
-    opt.args([
-        "--flatten",
-        "--rereloop",
-        "-Oz",
-        "-Oz",
-        "--converge",
-        "--low-memory-unused",
-        "--strip-debug",
-        "--strip-producers",
-        "--strip-target-features",
-    ])
-    .arg(pkg.join("tcp_widgets_bg.wasm"))
-    .arg("-o")
-    .arg(out.join("tcp_widgets_bg.wasm"));
-    sh::run(opt)?;
-    // The glue goes inside embed/tcp-widget.js (`crate::embed`), with the
-    // same short import names as the wasm.
-    let wasm = out.join("tcp_widgets_bg.wasm");
-    let glue = pkg.join("tcp_widgets.js");
-    let read = |p: &Path| fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()));
-    let glue_text = String::from_utf8(read(&glue)?).map_err(|e| format!("glue: {e}"))?;
-    let (short_wasm, short_glue) = crate::imports::shorten(&read(&wasm)?, &glue_text)?;
-    fs::write(&wasm, short_wasm).map_err(|e| format!("writing {}: {e}", wasm.display()))?;
-    fs::write(&glue, short_glue).map_err(|e| format!("writing {}: {e}", glue.display()))?;
-    Ok(())
-}
-
-/// Where wasm-pack leaves the wasm and its JavaScript glue.
-pub fn wasm_pkg() -> PathBuf {
-    sh::root().join("target/wasm-pkg")
 }
 
 /// Copies KaTeX's CSS and fonts from the npm package whose version matches the
@@ -230,8 +170,7 @@ pub fn page_transfer(page: &str) -> Result<Vec<Transfer>> {
         .filter_map(|s| s.split('"').next())
         .map(|s| s.split('?').next().unwrap_or(s).to_string())
         .collect();
-    files.push("embed/tcp-widget.js".into());
-    files.push("embed/tcp_widgets_bg.wasm".into());
+    files.extend(crate::bundle::LOADER_FILES.iter().map(|f| f.to_string()));
     let mut out = Vec::new();
     for f in files {
         let bytes = fs::read(book.join(&f)).map_err(|e| format!("book/{f}: {e}"))?;

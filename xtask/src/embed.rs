@@ -1,5 +1,5 @@
 //! The widget bundle, for the book and for embedding: the files `book/embed/`
-//! holds, assembled from wasm-pack's output and `widgets/embed/`.
+//! holds, assembled from wasm-bindgen's output and `widgets/embed/`.
 //!
 //! - `tcp_widgets_bg.wasm`: the simulator and widgets (written by
 //!   `build::widgets`).
@@ -19,6 +19,10 @@
 //! - `tcp_widgets_wasm.js`: the gzipped wasm (base64) as a classic script,
 //!   which `tcp-widget.js` loads instead of the wasm on `file://`, where
 //!   Chromium refuses to fetch a `.wasm` file.
+//! - `tcp-widget-words.en.js`: the widgets' words (titles, help, notes,
+//!   view names; `widget_catalogue::words`), which `tcp-widget.js` loads
+//!   before any widget mounts, on every page; inline in a self-contained
+//!   file. One file per language.
 //! - `frame.js`: the iframe page's start-up script.
 //! - `tcp-widget-frames.js`: for the page that holds the iframes: sizes them
 //!   to their widgets and passes on the page's colour scheme.
@@ -36,13 +40,17 @@ use crate::sh::{self, Result};
 use base64::Engine;
 use std::fs;
 use std::path::Path;
+use widget_catalogue::words::js_string;
+
+/// The widgets' words (`crate::words`), beside the wasm.
+pub const WORDS_FILE: &str = "embed/tcp-widget-words.en.js";
 
 pub fn build() -> Result {
     let root = sh::root();
     crate::build::appendix_pages()?;
     let out = root.join("src/embed");
     let sources = root.join("widgets/embed");
-    let glue = read(&crate::build::wasm_pkg().join("tcp_widgets.js"))?;
+    let glue = read(&crate::wasm::pkg().join("tcp_widgets.js"))?;
     let wasm = fs::read(out.join("tcp_widgets_bg.wasm")).map_err(|e| format!("wasm: {e}"))?;
     // The widgets' stylesheet is a file of its own (a book page has it
     // already); the element carries only embed.css, its shadow root's rules.
@@ -64,8 +72,9 @@ pub fn build() -> Result {
     write(&out.join("frame.js"), frame.as_bytes())?;
     write(&out.join("tcp-widget-frames.js"), frames.as_bytes())?;
     write(&out.join("tcp-widget.css"), widgets_css.as_bytes())?;
-    let words = page_words();
-    write(&out.join("tcp-widget-text.js"), words.as_bytes())?;
+    let words = widget_catalogue::words::script("en", widget_catalogue::WIDGETS);
+    let words_file = sh::root().join("src").join(WORDS_FILE);
+    write(&words_file, words.as_bytes())?;
     let mut sizes = vec![
         (
             "tcp-widget.js",
@@ -92,8 +101,8 @@ pub fn build() -> Result {
             gzip(widgets_css.as_bytes()).len(),
         ),
         (
-            "tcp-widget-text.js",
-            "the widgets' words (titles, help, notes) for `<tcp-widget>` on other sites",
+            "tcp-widget-words.en.js",
+            "the widgets' words (titles, help, notes, view names), which the element loads beside the wasm",
             words.len(),
             gzip(words.as_bytes()).len(),
         ),
@@ -115,7 +124,7 @@ pub fn build() -> Result {
             page.replace("@NAME@", w.name)
                 .replace("@TITLE@", w.title)
                 .replace("@SCRIPTS@", scripts)
-                .replace("@FRAME@", &(widget_catalogue::page_text_element(w) + boot))
+                .replace("@FRAME@", boot)
         };
         let linked = fill(
             "<script src=\"tcp-widget.js\"></script>",
@@ -130,14 +139,16 @@ pub fn build() -> Result {
                 gzip(linked.as_bytes()).len(),
             ));
         }
+        let own_words = widget_catalogue::words::script("en", std::slice::from_ref(w));
         let inline = fill(
             &format!(
-                "<script>{}</script>\n<script>{}</script>\n<script>{}</script>",
+                "<script>{}</script>\n<script>{}</script>\n<script>{}</script>\n<script>{}</script>",
                 inline_script(&inline_wasm)?,
                 inline_script(&format!(
                     "window.tcpWidgetsCss = {};",
                     js_string(&widgets_css)
                 ))?,
+                inline_script(&own_words)?,
                 inline_script(&element)?
             ),
             &format!("<script>{}</script>", inline_script(&frame)?),
@@ -186,7 +197,7 @@ fn size_table(files: &[(&str, &str, usize, usize)]) -> String {
 /// reads the strings right). `name` names the file in `target/wasm-pkg/`
 /// that holds the unminified script.
 pub fn minify(name: &str, js: &str) -> Result<String> {
-    let dir = crate::build::wasm_pkg();
+    let dir = crate::wasm::pkg();
     let (full, min) = (dir.join(name), dir.join(format!("{name}.min")));
     fs::write(&full, js).map_err(|e| format!("writing {}: {e}", full.display()))?;
     let terser = sh::root().join("xtask/npm/node_modules/.bin/terser");
@@ -203,7 +214,7 @@ pub fn minify(name: &str, js: &str) -> Result<String> {
 /// spaces go, values get their shortest spelling, every rule stays where it
 /// was written.
 fn minify_css(css: &str) -> Result<String> {
-    let full = crate::build::wasm_pkg().join("widgets.css");
+    let full = crate::wasm::pkg().join("widgets.css");
     fs::write(&full, css).map_err(|e| format!("writing {}: {e}", full.display()))?;
     const SCRIPT: &str = "const css = require('fs').readFileSync(process.argv[1], 'utf8'); \
         process.stdout.write(require('csso').minify(css, { restructure: false }).css);";
@@ -222,46 +233,8 @@ fn minify_css(css: &str) -> Result<String> {
     String::from_utf8(out.stdout).map_err(|e| format!("csso wrote no UTF-8: {e}"))
 }
 
-/// `tcp-widget-text.js`: each widget's hidden words element (titles, help,
-/// notes: `widget_catalogue::page_text_element`), which `<tcp-widget>` adds
-/// to a page that has none (any page but the book's and the embed pages).
-/// The book's own pages never load it: each carries its own widgets' words.
-fn page_words() -> String {
-    let entries: Vec<String> = (widget_catalogue::WIDGETS.iter())
-        .map(|w| {
-            format!(
-                "{}:{}",
-                js_string(w.name),
-                js_string(&widget_catalogue::page_text_element(w))
-            )
-        })
-        .collect();
-    format!("window.tcpWidgetText = {{{}}};\n", entries.join(",\n"))
-}
-
 fn read(path: &Path) -> Result<String> {
     fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
-}
-
-/// A JavaScript string literal holding `text`, safe inside an inline
-/// `<script>` too (no `</` that could close it).
-fn js_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            '<' => out.push_str("\\x3c"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Script text to inline in HTML: it must not contain `</script` (which would
@@ -279,9 +252,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn js_strings_cannot_close_a_script() {
+    fn inline_scripts_cannot_close_their_element() {
         let s = js_string("a\"b\\c\n</style></script>");
-        assert_eq!(s, r#""a\"b\\c\n\x3c/style>\x3c/script>""#);
         assert!(inline_script(&format!("var x = {s};")).is_ok());
         assert!(inline_script("x = '</SCRIPT>'").is_err());
     }

@@ -17,6 +17,7 @@
 
 mod bench;
 mod build;
+mod bundle;
 mod check_output;
 mod embed;
 mod imports;
@@ -24,6 +25,7 @@ mod serve;
 mod sh;
 mod test;
 mod tools;
+mod wasm;
 mod wikis;
 
 use std::process::ExitCode;

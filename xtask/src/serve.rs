@@ -1,7 +1,14 @@
-//! `cargo xtask serve`: build, then `mdbook serve` (which rebuilds the book when
-//! `src/` or `theme/` change) while we rebuild the widget bundle when the Rust
-//! sources of the widgets or the simulator change. The new bundle lands in
-//! `src/generated/`, which in turn makes mdBook rebuild and reload the page.
+//! `cargo xtask serve`: build, then `mdbook serve`, which rebuilds the book
+//! when `src/`, `theme/` or its `extra-watch-dirs` change (book.toml: the
+//! preprocessor's and the catalogue's sources and `scenarios/`; the
+//! preprocessor recompiles itself when mdBook runs it). Beside it we rebuild
+//! what mdBook cannot: the presets' generated values and the widget bundle,
+//! when the simulator, the widgets, the catalogue, a scenario, the embed
+//! sources, the widget stylesheet or a manifest change. The new bundle lands
+//! in `src/embed/`, which in turn makes mdBook rebuild and reload the page.
+//!
+//! The build is the same as `cargo xtask build`'s (same profile, flags and
+//! environment), so after a `build`, `test` or `bench` nothing recompiles.
 
 use crate::build;
 use crate::sh::{self, Result};
@@ -9,18 +16,27 @@ use crate::tools::{self, Need};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+/// Inputs of the widget bundle that mdBook does not watch.
 const WATCHED: &[&str] = &[
     "sim-core/src",
+    "sim-core/Cargo.toml",
     "widgets/src",
-    "widgets/catalogue/src",
     "widgets/Cargo.toml",
+    "widgets/catalogue/src",
+    "widgets/catalogue/Cargo.toml",
     "widgets/embed",
+    "scenarios",
     "theme/widgets.css",
+    "Cargo.toml",
+    "Cargo.lock",
 ];
 
 pub fn run() -> Result {
     tools::ensure(Need::Build)?;
-    build::all()?;
+    build::site()?;
+    if let Err(e) = crate::bundle::check(&sh::root().join("book")) {
+        eprintln!("xtask: warning: {e}\n(`cargo xtask build` and `test` fail on this)");
+    }
     let mut c = sh::cmd("mdbook");
     c.args([
         "serve",
@@ -43,11 +59,13 @@ pub fn run() -> Result {
         }
         let now = newest_change();
         if now > last {
-            last = now;
-            println!("xtask: widget sources changed, rebuilding the bundle");
-            if let Err(e) = build::widgets().and_then(|()| crate::embed::build()) {
+            println!("xtask: widget inputs changed, rebuilding the bundle");
+            if let Err(e) = build::preset_values().and_then(|()| build::widgets()) {
                 eprintln!("xtask: widget build failed, serving the previous bundle: {e}");
             }
+            // What the rebuild wrote (the generated preset values) is not a
+            // new change.
+            last = newest_change();
         }
     }
 }

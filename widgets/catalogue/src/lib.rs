@@ -6,19 +6,18 @@
 //! [`WidgetSpec`]. The mdBook preprocessor validates `{{#widget NAME
 //! key=value ...}}` directives against this table at build time, the widgets
 //! build their sliders, clamp their input and make their scenario from it at
-//! run time, and the build script reads the presets' values from their
+//! run time, and the preset generator (`tests/preset_values_fresh.rs`) reads the presets' values from their
 //! scenario files with the same modules, so none of them can disagree about
 //! what a parameter means.
 
-/// Text only a page shows, never the widget's own code: a preset's speaker
+/// Words a reader reads, never the widget's own code: a preset's speaker
 /// notes; the widget's title, its presets' titles and its parameters' help.
 /// Native code (the preprocessor, xtask, tests) keeps the text; the wasm
-/// gets `""`, and the widget reads the words from its page instead
-/// (`data-preset-notes` and `data-widget-text`, see [`notes_attribute`] and
-/// [`text_attribute`]). Every widget's notes in every page's wasm cost about
-/// 2 KB of its gzip with two widgets, and grew with each widget; the titles
-/// and help of five widgets cost 2.7 KB more. A page now carries only its
-/// own widgets' words.
+/// gets `""`, and the widget reads the words from the words file beside the
+/// wasm instead ([`words::script`], one per language). In the wasm, every
+/// widget's notes cost about 2 KB of its gzip with two widgets, and the
+/// titles and help of five widgets 2.7 KB more; and a translated edition
+/// needs them per language.
 #[cfg(not(target_arch = "wasm32"))]
 #[macro_export]
 macro_rules! prose {
@@ -39,7 +38,7 @@ macro_rules! prose {
 }
 
 /// Data only native code reads, never the widget's own: a preset's scenario
-/// file name (the build script, the preprocessor and the tests open the
+/// file name (the preset generator, the preprocessor and the tests open the
 /// file; the wasm has the values it holds, see `presets.rs`). Native code
 /// keeps the text; the wasm gets `""`, as with [`prose!`].
 #[cfg(not(target_arch = "wasm32"))]
@@ -60,9 +59,9 @@ macro_rules! native {
 }
 
 /// A function only native code calls, never the widget's own: a widget's
-/// `values_of`, which the build script runs on each preset's scenario file
+/// `values_of`, which the preset generator runs on each preset's scenario file
 /// (the wasm has the values it read, see `presets.rs`). Native code gets the
-/// function; the wasm gets [`spec::native_only`], so the function and what
+/// function; the wasm gets `spec::native_only`, so the function and what
 /// only it uses stay out of the bundle (about 1.5 KB of its gzip).
 #[cfg(not(target_arch = "wasm32"))]
 #[macro_export]
@@ -84,6 +83,8 @@ macro_rules! native_fn {
 }
 
 mod check;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod generate;
 pub mod knob_reference;
 mod param;
 mod presets;
@@ -91,9 +92,11 @@ pub mod reference;
 mod spec;
 pub mod values;
 pub mod widgets;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod words;
 
 pub use param::{Kind, ParamError, ParamSpec};
-pub use presets::{escape_html, note_in, notes_attribute, page_text_element, text_attribute};
+pub use presets::{escape_html, note_in, notes_attribute, text_attribute};
 pub use spec::{Preset, WidgetSpec};
 pub use values::{Param, Values};
 pub use widgets::WIDGETS;
@@ -111,8 +114,8 @@ pub const VIEW_NAMES: &[&str] = &[
 
 /// Every view's name, title (its panel menu, its figure's label) and the
 /// description a screen reader hears for its canvas. Words only: the wasm
-/// gets `""` (`prose!`) and reads them from its page
-/// (`text_attribute`, keys `view.NAME` and `view-description.NAME`).
+/// gets `""` (`prose!`) and reads them from the
+/// words file ([`text_attribute`], keys `view.NAME` and `view-description.NAME`).
 pub const VIEW_WORDS: &[(&str, &str, &str)] = &[
     (
         "path",

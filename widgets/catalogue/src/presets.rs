@@ -1,14 +1,19 @@
-//! Each preset's values, written by `build.rs`: it parses the preset's
-//! scenario file and reads it with the widget's own `values_of`, so a preset
-//! cannot drift from the case `tcpsim run scenarios/FILE` prints.
+//! Each preset's values, from `preset_values.rs`: generated from the
+//! preset's scenario file, read with the widget's own `values_of`, and
+//! checked in. `tests/preset_values_fresh.rs` regenerates it and fails when
+//! it was stale, so a preset cannot drift from the case
+//! `tcpsim run scenarios/FILE` prints.
 
 use crate::spec::WidgetSpec;
 
 /// A preset's name and its value for every parameter, in `params` order.
 type PresetValues = (&'static str, &'static [f64]);
 
-// `PRESET_VALUES`: each widget's name and its presets' values.
-include!(concat!(env!("OUT_DIR"), "/preset_values.rs"));
+// Generated: rustfmt leaves it as the generator writes it.
+#[rustfmt::skip]
+#[path = "preset_values.rs"]
+mod generated;
+use generated::PRESET_VALUES;
 
 impl WidgetSpec {
     /// A preset's value for every parameter, in `params` order, base units.
@@ -19,9 +24,9 @@ impl WidgetSpec {
     }
 }
 
-/// A widget's preset notes as its placeholder carries them
-/// (`data-preset-notes`): one line per preset with notes, its name, a tab,
-/// the notes. Written by the book's preprocessor, read by [`note_in`].
+/// A widget's preset notes as its words carry them (`notes` in
+/// [`crate::words::script`]): one line per preset with notes, its name, a
+/// tab, the notes. Read by [`note_in`].
 pub fn notes_attribute(spec: &WidgetSpec) -> String {
     let lines: Vec<String> = spec
         .presets
@@ -33,12 +38,11 @@ pub fn notes_attribute(spec: &WidgetSpec) -> String {
 }
 
 /// The rest of a widget's own words the wasm leaves out (`prose!`), as its
-/// placeholder's page carries them (`data-widget-text`): its title (key
+/// words carry them (`text` in [`crate::words::script`]): its title (key
 /// `title`), each parameter's help (`help.NAME`), each preset's title
 /// (`preset.NAME`) and every view's title and description (`view.NAME`,
 /// `view-description.NAME`, from `VIEW_WORDS`), one line each, key, tab,
-/// text. Written by the book's
-/// preprocessor and by xtask for the embed pages, read with [`note_in`].
+/// text. Read with [`note_in`].
 pub fn text_attribute(spec: &WidgetSpec) -> String {
     let mut lines = vec![format!("title\t{}", spec.title)];
     lines.extend(
@@ -58,25 +62,6 @@ pub fn text_attribute(spec: &WidgetSpec) -> String {
     lines.join("\n")
 }
 
-/// The hidden element a page holds for each widget on it, before its first
-/// placeholder: [`notes_attribute`] and [`text_attribute`] as
-/// `data-preset-notes` and `data-widget-text`, each line break and tab as a
-/// character reference (a raw line break could end mdBook's HTML block).
-/// The book's preprocessor writes it, and xtask into the embed pages.
-pub fn page_text_element(spec: &WidgetSpec) -> String {
-    let attribute = |text: String| {
-        escape_html(&text)
-            .replace('\t', "&#9;")
-            .replace('\n', "&#10;")
-    };
-    format!(
-        "\n<div hidden class=\"tw-preset-notes\" data-for=\"{}\" data-preset-notes=\"{}\" data-widget-text=\"{}\"></div>\n",
-        spec.name,
-        attribute(notes_attribute(spec)),
-        attribute(text_attribute(spec))
-    )
-}
-
 /// `s` safe inside HTML text and quoted attribute values.
 pub fn escape_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -93,8 +78,8 @@ pub fn escape_html(s: &str) -> String {
     out
 }
 
-/// The notes of `preset` in a `data-preset-notes` value, if it has any; or
-/// the text of `key` in a `data-widget-text` value.
+/// The notes of `preset` in a [`notes_attribute`] value, if it has any; or
+/// the text of `key` in a [`text_attribute`] value.
 pub fn note_in<'a>(attribute: &'a str, preset: &str) -> Option<&'a str> {
     attribute
         .lines()
@@ -193,7 +178,7 @@ mod tests {
                 let values = w
                     .preset_values(p.name)
                     .unwrap_or_else(|| panic!("{}/{}: no values", w.name, p.name));
-                // The build script gives a value for every parameter, each in range.
+                // The generated file (preset_values.rs) gives a value for every parameter, each in range.
                 assert_eq!(values.len(), w.params.len(), "{}/{}", w.name, p.name);
                 for (param, &v) in w.params.iter().zip(values) {
                     assert!(

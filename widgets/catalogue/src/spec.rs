@@ -33,7 +33,7 @@ pub struct WidgetSpec {
     /// few the widget is about; every other one waits behind "More
     /// settings", so the figure reads as one idea, not an instrument panel.
     pub primary: &'static [&'static str],
-    /// The values that describe a scenario: how the build script reads each
+    /// The values that describe a scenario: how the preset generator (tests/preset_values_fresh.rs) reads each
     /// preset's values from its file.
     pub values_of: fn(&Scenario) -> Values,
     /// The scenario the values describe (before the kit adds its sampling
@@ -75,7 +75,7 @@ impl WidgetSpec {
 
 /// What the wasm has in place of a widget's `values_of` (see
 /// [`native_fn!`](crate::native_fn)): the widget never reads a scenario
-/// back into values, the build script does.
+/// back into values; the preset generator does, natively.
 #[cfg(target_arch = "wasm32")]
 pub fn native_only(_: &Scenario) -> Values {
     unreachable!("values_of runs in native code only")

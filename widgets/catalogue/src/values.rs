@@ -309,7 +309,7 @@ impl Values {
     }
 
     /// No value yet (NaN, which no parameter takes): what a widget's
-    /// `values_of` starts from, so that the build script can refuse a
+    /// `values_of` starts from, so that the preset generator (tests/preset_values_fresh.rs) can refuse a
     /// preset whose scenario file left a parameter unread.
     pub fn unread(params: &'static [ParamSpec]) -> Self {
         Self::new(params, vec![f64::NAN; params.len()])

@@ -232,7 +232,6 @@ pub fn expand(
     // that adding one to a chapter does not renumber the others, whose ids
     // readers' links carry (`?slow-start-2.rtt=30ms`).
     let (mut index, mut predictions) = (0, 0);
-    let mut noted: Vec<&str> = Vec::new();
     let mut place = |directive: &Directive, out: &mut String, line: usize, source: &str| {
         let fig = match directive.predict {
             Some(_) => None,
@@ -240,10 +239,6 @@ pub fn expand(
         };
         if index + predictions == 0 {
             out.push_str(render::PRELOAD);
-        }
-        if !noted.contains(&directive.widget.name) {
-            noted.push(directive.widget.name);
-            out.push_str(&render::preset_notes(directive.widget));
         }
         let id = if directive.predict.is_some() {
             predictions += 1;
@@ -287,35 +282,7 @@ pub fn expand(
             }
         }
     }
-    // A `<tcp-widget>` element written in the page itself (the embedding
-    // appendix's live examples) reads its words from the page too, rather
-    // than fetching `embed/tcp-widget-text.js` as it must on other sites:
-    // no book page loads that file.
-    for name in live_elements(content) {
-        if let Some(widget) = widget_catalogue::widget(name)
-            && !noted.contains(&widget.name)
-        {
-            noted.push(widget.name);
-            out.push_str(&render::preset_notes(widget));
-        }
-    }
     Ok(out)
-}
-
-/// The `name` of every `<tcp-widget>` element a chapter writes as HTML at
-/// the start of a line, outside fenced code (where it is an example).
-fn live_elements(content: &str) -> Vec<&str> {
-    let mut fenced = false;
-    let mut names = Vec::new();
-    for line in content.lines() {
-        let line = line.trim_start();
-        if line.starts_with("```") {
-            fenced = !fenced;
-        } else if let (false, Some(rest)) = (fenced, line.strip_prefix("<tcp-widget name=\"")) {
-            names.extend(rest.split('"').next());
-        }
-    }
-    names
 }
 
 /// The list of what a reader can complete in each chapter, on every page
@@ -363,19 +330,11 @@ mod tests {
     }
 
     #[test]
-    fn a_live_element_in_the_page_gets_its_words_from_the_page() {
-        let page = "# E\n\n```html\n<tcp-widget name=\"slow-start\"></tcp-widget>\n```\n\n\
-                    <tcp-widget name=\"long-fat\" duration=\"5s\"></tcp-widget>\n\
-                    <tcp-widget name=\"long-fat\"></tcp-widget>\n<tcp-widget name=\"nope\">\n";
-        assert_eq!(super::live_elements(page), ["long-fat", "long-fat", "nope"]);
-        let out = expand(page).unwrap();
-        // Once, for the live element only (the fenced one is an example).
-        assert_eq!(out.matches("class=\"tw-preset-notes\"").count(), 1);
-        assert!(out.contains("data-for=\"long-fat\""));
-        // A widget placed by a directive has its element already.
-        let both = expand("{{#widget long-fat}}\n\n<tcp-widget name=\"long-fat\"></tcp-widget>\n")
+    fn a_page_carries_no_widget_words_the_words_file_brings_them() {
+        let out = expand("{{#widget long-fat}}\n\n<tcp-widget name=\"long-fat\"></tcp-widget>\n")
             .unwrap();
-        assert_eq!(both.matches("class=\"tw-preset-notes\"").count(), 1);
+        assert!(!out.contains("tw-preset-notes"));
+        assert!(!out.contains("data-widget-text"));
     }
 
     #[test]

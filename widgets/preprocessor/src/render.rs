@@ -1,7 +1,6 @@
 //! The HTML a directive becomes: a placeholder the widget bundle mounts into.
 
 use crate::directive::Directive;
-use widget_catalogue::WidgetSpec;
 
 /// Escapes text for an HTML attribute or element body. Values were already
 /// validated, but nothing reaches the page unescaped. (The catalogue's, which
@@ -116,15 +115,6 @@ pub fn placeholder(d: &Directive, id: &str, fig: Option<&FigureRef>, path_to_roo
     )
 }
 
-/// A widget's words the wasm leaves out (`prose!` in the catalogue), once
-/// per page before its first placeholder: its presets' speaker notes
-/// (`data-preset-notes`) and its title, presets' titles and parameters'
-/// help (`data-widget-text`). The widget reads them when it mounts
-/// (`kit::page_text`); xtask writes the same element into the embed pages.
-pub fn preset_notes(widget: &WidgetSpec) -> String {
-    widget_catalogue::page_text_element(widget)
-}
-
 /// Goes before a page's first placeholder: starts fetching and compiling the
 /// widget bundle while the browser is still parsing the page. The loader
 /// (`theme/widgets-loader.js`) runs only at the end of the body, after
@@ -191,22 +181,6 @@ mod tests {
         let d = parse("long-fat compare=cc vs=bbr views=cwnd,throughput").unwrap();
         assert_eq!(settings(&d), "compared with Congestion control = bbr");
         assert_eq!(settings(&parse("slow-start").unwrap()), "default settings");
-    }
-
-    #[test]
-    fn preset_notes_go_to_the_page_once_with_their_text_intact() {
-        let spec = widget_catalogue::widget("slow-start").unwrap();
-        let html = preset_notes(spec);
-        let help = spec.params[0].help;
-        assert!(html.contains(&format!("help.{}&#9;{}", spec.params[0].name, escape(help))));
-        assert!(
-            html.starts_with("\n<div hidden class=\"tw-preset-notes\" data-for=\"slow-start\""),
-            "{html}"
-        );
-        // One line: no raw tab or line break inside the attribute.
-        assert_eq!(html.trim().lines().count(), 1, "{html}");
-        let note = spec.presets[0].notes;
-        assert!(html.contains(&escape(note).replace('\t', "&#9;")), "{html}");
     }
 
     #[test]

@@ -1,10 +1,19 @@
-//! The widget's words its page carries, not the wasm (`prose!` in the
-//! catalogue): the widget's title, its presets' titles and notes, its
-//! parameters' help, the views' titles and descriptions. The book's preprocessor writes them once per page in a
-//! hidden `.tw-preset-notes[data-for=NAME]` element; the embed pages have
-//! it written in, and `<tcp-widget>` on another site adds it from
-//! `tcp-widget-text.js` before it mounts. Native code keeps the catalogue's
-//! own text, so a word falls back to it.
+//! The widget's words, which travel beside the wasm, not in it (`prose!` in
+//! the catalogue): the widget's title, its presets' titles and notes, its
+//! parameters' help, the views' titles and descriptions.
+//!
+//! One route everywhere (a book page, an iframe page, `<tcp-widget>` on
+//! another site, a self-contained file): the loader (`widgets/embed/element.js`)
+//! brings in `tcp-widget-words.LANG.js` from beside the wasm before any widget
+//! mounts (a self-contained file has it inline), which sets
+//! `window.tcpWidgetWords = {lang, widgets: {NAME: {notes, text}}}`; the two
+//! strings are `widget_catalogue::notes_attribute` and `text_attribute`. A
+//! translated edition ships one such file per language.
+//!
+//! Native code keeps the catalogue's own text, so a word falls back to it.
+//! In the browser, a widget whose words did not arrive still has a name for
+//! everything (its own name, each slider's label, each view's name) and says
+//! so in the console: never an empty accessible name.
 
 use super::views::View;
 use widget_catalogue::{ParamSpec, Preset, WidgetSpec, note_in};
@@ -12,63 +21,75 @@ use widget_catalogue::{ParamSpec, Preset, WidgetSpec, note_in};
 /// One widget's words, read once when it mounts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PageText {
-    /// `data-preset-notes`: preset name → notes.
+    /// Preset name → notes (see `widget_catalogue::notes_attribute`).
     notes: String,
-    /// `data-widget-text`: key → text (see `widget_catalogue::text_attribute`).
+    /// Key → text (see `widget_catalogue::text_attribute`).
     text: String,
 }
 
 impl PageText {
-    /// What the page holds for `spec` (nothing outside a browser).
+    /// What the words file holds for `spec` (nothing outside a browser).
     pub fn of(spec: &WidgetSpec) -> PageText {
-        let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-            let selector = format!(".tw-preset-notes[data-for=\"{}\"]", spec.name);
-            d.query_selector(&selector).ok().flatten()
-        }) else {
-            return PageText::default();
-        };
-        let read = |name: &str| el.get_attribute(name).unwrap_or_default();
-        PageText {
-            notes: read("data-preset-notes"),
-            text: read("data-widget-text"),
+        #[cfg(target_arch = "wasm32")]
+        {
+            match from_window(spec.name) {
+                Some(page) => page,
+                None => {
+                    web_sys::console::warn_1(
+                        &format!(
+                            "tcp-widgets: no words for the widget \"{}\" (tcp-widget-words.*.js did not load): its title, help and view names show their internal names",
+                            spec.name
+                        )
+                        .into(),
+                    );
+                    PageText::default()
+                }
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let _ = spec;
+            PageText::default()
         }
     }
 
-    /// From the two attributes' values (for tests).
+    /// From the two strings (for tests).
     pub fn from_attributes(notes: String, text: String) -> PageText {
         PageText { notes, text }
     }
 
-    /// `own` where the build kept it (native), else the page's `key`.
-    fn pick<'a>(&'a self, own: &'a str, key: &str) -> &'a str {
+    /// `own` where the build kept it (native), else the words' `key`, else
+    /// `fallback` (a name, never empty).
+    fn pick<'a>(&'a self, own: &'a str, key: &str, fallback: &'a str) -> &'a str {
         match own.is_empty() {
-            true => note_in(&self.text, key).unwrap_or(""),
+            true => note_in(&self.text, key).unwrap_or(fallback),
             false => own,
         }
     }
 
     /// The widget's title.
     pub fn title<'a>(&'a self, spec: &'a WidgetSpec) -> &'a str {
-        self.pick(spec.title, "title")
+        self.pick(spec.title, "title", spec.name)
     }
 
     /// A parameter's help, the slider's accessible description.
     pub fn help<'a>(&'a self, param: &'a ParamSpec) -> &'a str {
-        self.pick(param.help, &format!("help.{}", param.name))
+        self.pick(param.help, &format!("help.{}", param.name), param.label)
     }
 
     /// A preset's title, as the preset menu shows it (its name when the
-    /// page has none, so the menu is never blank).
+    /// words have none, so the menu is never blank).
     pub fn preset_title<'a>(&'a self, preset: &'a Preset) -> &'a str {
-        match self.pick(preset.title, &format!("preset.{}", preset.name)) {
-            "" => preset.name,
-            title => title,
-        }
+        self.pick(
+            preset.title,
+            &format!("preset.{}", preset.name),
+            preset.name,
+        )
     }
 
     /// A view's title (its panel menu, its figure's label).
     pub fn view_title(&self, view: View) -> &str {
-        self.pick(view.title(), &format!("view.{}", view.name()))
+        self.pick(view.title(), &format!("view.{}", view.name()), view.name())
     }
 
     /// What a screen reader hears for a view's canvas.
@@ -76,6 +97,7 @@ impl PageText {
         self.pick(
             view.description(),
             &format!("view-description.{}", view.name()),
+            view.name(),
         )
     }
 
@@ -88,12 +110,29 @@ impl PageText {
     }
 }
 
+/// `window.tcpWidgetWords.widgets[name]`, if the words file set it.
+#[cfg(target_arch = "wasm32")]
+fn from_window(name: &str) -> Option<PageText> {
+    use wasm_bindgen::JsValue;
+    let get = |o: &JsValue, k: &str| {
+        js_sys::Reflect::get(o, &JsValue::from_str(k))
+            .ok()
+            .filter(|v| !v.is_undefined() && !v.is_null())
+    };
+    let window: JsValue = web_sys::window()?.into();
+    let widget = get(&get(&get(&window, "tcpWidgetWords")?, "widgets")?, name)?;
+    Some(PageText {
+        notes: get(&widget, "notes")?.as_string()?,
+        text: get(&widget, "text")?.as_string()?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn native_code_keeps_the_catalogue_words_and_a_page_fills_in_the_rest() {
+    fn native_code_keeps_the_catalogue_words_and_the_words_file_fills_in_the_rest() {
         let spec = widget_catalogue::widget("slow-start").unwrap();
         let none = PageText::default();
         assert_eq!(none.title(spec), spec.title);
@@ -119,5 +158,23 @@ mod tests {
         assert_eq!(page.view_title(View::Tsg), "Time-sequence graph");
         assert_eq!(none.view_description(View::Rtt), View::Rtt.description());
         assert_eq!(none.notes(&bare), None);
+    }
+
+    #[test]
+    fn without_words_every_name_falls_back_to_one_that_is_not_empty() {
+        let spec = widget_catalogue::widget("slow-start").unwrap();
+        let bare_spec = WidgetSpec { title: "", ..*spec };
+        let bare_param = ParamSpec {
+            help: "",
+            ..spec.params[0]
+        };
+        let none = PageText::default();
+        assert_eq!(none.title(&bare_spec), "slow-start");
+        assert_eq!(none.help(&bare_param), spec.params[0].label);
+        assert!(!spec.params[0].label.is_empty());
+        for view in View::ALL {
+            // As the wasm has them: titles and descriptions left out.
+            assert!(!none.pick("", "view.x", view.name()).is_empty());
+        }
     }
 }

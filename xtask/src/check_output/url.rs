@@ -59,7 +59,7 @@ fn scheme(url: &str) -> Option<&str> {
     (first_ok && rest_ok).then_some(s)
 }
 
-/// The URLs of a `srcset`: candidates are "URL [descriptor]" separated by
+/// The URLs of a `srcset`: candidates are "URL \[descriptor\]" separated by
 /// commas, and a URL may itself contain commas (`data:` URLs do).
 pub(super) fn srcset_urls(value: &str) -> Vec<&str> {
     let mut urls = Vec::new();

@@ -1,7 +1,7 @@
 //! Every widget the book can embed, one module each. A module holds the
 //! whole widget: its parameters (typed `const`s), its presets with their
 //! titles, notes and scenario files, `scenario` (values → the simulated
-//! scenario) and `values_of` (a scenario → values, which the build script
+//! scenario) and `values_of` (a scenario → values, which the preset generator
 //! uses to read each preset's file), all joined in its `WIDGET` entry.
 //!
 //! Adding a widget: write its module (`long_fat.rs` is a complete example)
@@ -52,7 +52,7 @@ mod tests {
             for p in w.presets {
                 let values = w.preset_values(p.name).unwrap();
                 let s = w.scenario_of(values);
-                // What the build script read from the file, the scenario built
+                // What the preset generator read from the file, the scenario built
                 // from it gives back.
                 assert_eq!((w.values_of)(&s).base(), values, "{}/{}", w.name, p.name);
             }

@@ -1,0 +1,112 @@
+//! The widget wasm, built one way everywhere (`build`, `serve`, `test`,
+//! `bench`):
+//!
+//! 1. `cargo build --profile wasm --target wasm32-unknown-unknown`: the
+//!    compiler the repository pins (`rust-toolchain.toml`), no extra flags
+//!    and no extra environment, so switching between the commands recompiles
+//!    nothing that did not change.
+//! 2. The `wasm-bindgen` CLI at exactly Cargo.lock's version (installed by
+//!    `crate::tools`): the JavaScript glue.
+//! 3. The families of functions that must stay out of the wasm
+//!    (`crate::bundle::BANNED`), read from its name section.
+//! 4. npm's binaryen `wasm-opt`, then short import names (`crate::imports`).
+//!
+//! wasm-pack did steps 1 and 2 only, and cost a multi-minute install.
+
+use crate::sh::{self, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The widget crate's library, as cargo names its wasm.
+const CRATE: &str = "tcp-widgets";
+const TARGET: &str = "wasm32-unknown-unknown";
+/// The Cargo profile the wasm alone is built with (see the workspace's
+/// Cargo.toml: size first, `panic = "abort"`).
+pub const PROFILE: &str = "wasm";
+
+/// Where wasm-bindgen leaves the wasm and its JavaScript glue.
+pub fn pkg() -> PathBuf {
+    sh::root().join("target/wasm-pkg")
+}
+
+/// Builds the widget bundle: the wasm into `src/embed/`, the glue into
+/// [`pkg`] for `crate::embed` to wrap.
+pub fn build() -> Result {
+    let root = sh::root();
+    let mut cargo = sh::cmd("cargo");
+    cargo.args([
+        "build",
+        "--locked",
+        "--package",
+        CRATE,
+        "--lib",
+        "--profile",
+        PROFILE,
+        "--target",
+        TARGET,
+    ]);
+    sh::run(cargo)?;
+    let linked = root
+        .join("target")
+        .join(TARGET)
+        .join(PROFILE)
+        .join("tcp_widgets.wasm");
+    let pkg = pkg();
+    let mut bindgen = sh::cmd("wasm-bindgen");
+    bindgen
+        .arg(&linked)
+        .args(["--target", "no-modules", "--no-typescript"])
+        .args(["--out-name", "tcp_widgets", "--out-dir"])
+        .arg(&pkg);
+    sh::run(bindgen)?;
+    let named = pkg.join("tcp_widgets_bg.wasm");
+    crate::bundle::check_functions(&read(&named)?)?;
+    let out = root.join("src/embed");
+    fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let wasm = out.join("tcp_widgets_bg.wasm");
+    optimise(&named, &wasm)?;
+    // The glue goes inside embed/tcp-widget.js (`crate::embed`), with the
+    // same short import names as the wasm.
+    let glue = pkg.join("tcp_widgets.js");
+    let glue_text = String::from_utf8(read(&glue)?).map_err(|e| format!("glue: {e}"))?;
+    let (short_wasm, short_glue) = crate::imports::shorten(&read(&wasm)?, &glue_text)?;
+    fs::write(&wasm, short_wasm).map_err(|e| format!("writing {}: {e}", wasm.display()))?;
+    fs::write(&glue, short_glue).map_err(|e| format!("writing {}: {e}", glue.display()))?;
+    Ok(())
+}
+
+/// npm's binaryen `wasm-opt` (Debian's is too old for Rust's wasm features).
+fn optimise(from: &Path, to: &Path) -> Result {
+    let wasm_opt = sh::root().join("xtask/npm/node_modules/.bin/wasm-opt");
+    let mut opt = sh::cmd(wasm_opt.to_str().unwrap());
+    // `--low-memory-unused`: Rust's wasm keeps its stack in the first MiB,
+    // growing down from 1 MiB, and its data above; the low 1 KiB would be
+    // touched only by a stack 1 MiB deep, so binaryen may fold constant
+    // offsets into addresses (1.4 KB gzip).
+    // `--converge`: -Oz again until the size stops falling (1.2 KB gzip).
+    // `--flatten --rereloop` first: binaryen flattens the code and rebuilds
+    // its control flow with the Relooper, which the -Oz runs after it shrink
+    // further than they shrink rustc's own structure (1.3 KB gzip; flatten
+    // alone grows it). `--strip-target-features`: browsers do not read that
+    // section (0.1 KB). `--strip-debug` drops the name section, which
+    // `crate::bundle::check_functions` has read by then.
+    opt.args([
+        "--flatten",
+        "--rereloop",
+        "-Oz",
+        "-Oz",
+        "--converge",
+        "--low-memory-unused",
+        "--strip-debug",
+        "--strip-producers",
+        "--strip-target-features",
+    ])
+    .arg(from)
+    .arg("-o")
+    .arg(to);
+    sh::run(opt)
+}
+
+fn read(p: &Path) -> Result<Vec<u8>> {
+    fs::read(p).map_err(|e| format!("reading {}: {e}", p.display()))
+}
