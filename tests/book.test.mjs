@@ -20,10 +20,16 @@ test("the book has its chapter pages", () => {
   }
 });
 
-test("every page loads with no console errors and no requests to other hosts", async () => {
-  for (const path of pages()) {
+// The book's own pages load with no console error, no failed request and
+// nothing from another host: tests/themes.test.mjs, which loads each page
+// once and shows it in each of mdBook's themes. Here the rest: the embed
+// pages, each widget's iframe page and self-contained file, served.
+test("every embed page loads with no console errors and no requests to other hosts", async () => {
+  const embeds = pages().filter((p) => p.startsWith("embed/"));
+  assert.ok(embeds.length >= 10, embeds.join(", "));
+  for (const path of embeds) {
     const { page, problems, close } = await openPage(env, path);
-    // Let widgets load and mount before judging the page.
+    // Let the widget load and mount before judging the page.
     await page.waitForLoadState("networkidle");
     await page.waitForTimeout(200);
     assert.deepEqual(problems.console, [], `console errors on ${path}`);

@@ -155,6 +155,31 @@ test("(b) on a foreign page the element loads its widgets' words once, beside th
   await context.close();
 });
 
+test("(b) a widget whose words file cannot load still names everything, and says why in the console", async () => {
+  const { page, problems, context } = await newPage();
+  const warnings = [];
+  page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+  await page.route("**/tcp-widget-words.*.js", (route) => route.abort());
+  await page.goto(wiki.url + "wiki-element.html");
+  const w = await Widget.find(page, "#friendly .tcp-widget");
+  await w.waitInteractive(20000);
+  // Its own name for a title, each slider's label for its help, each
+  // view's name for its canvas: never an empty accessible name.
+  assert.equal(await w.locator(".tw-title").innerText(), "slow-start");
+  assert.match(await w.slider("rtt").range.getAttribute("aria-description"), /^RTT\b/);
+  for (const label of await w.locator("canvas").evaluateAll((cs) => cs.map((c) => c.getAttribute("aria-label") || ""))) {
+    assert.notEqual(label.trim(), "");
+  }
+  assert.ok(
+    warnings.some((t) => /no words for the widget "slow-start"/.test(t)),
+    `console warnings: ${warnings.join(" | ")}`,
+  );
+  assert.ok(warnings.some((t) => /could not load .*tcp-widget-words\.en\.js/.test(t)), warnings.join(" | "));
+  // The failed load is the one console error, and it is the browser's.
+  assert.ok(problems.console.every((t) => /tcp-widget-words/.test(t) || /ERR_FAILED/.test(t)), problems.console.join(" | "));
+  await context.close();
+});
+
 test("(b) hostile attribute values and names are inert: notes, safe values, no markup, no script", async () => {
   const { page, problems, context } = await newPage();
   await page.goto(wiki.url + "wiki-element.html");

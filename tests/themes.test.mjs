@@ -233,28 +233,50 @@ test("a theme saved before the page loads is drawn from the first frame", async 
 // toc.html (the sidebar for readers without JavaScript, loaded in an iframe)
 // and print.html (all chapters on one page, so every widget at once). None is
 // left out: each is something a reader's browser loads in the chosen theme.
+//
+// Each page is loaded once, in the first theme (saved before its scripts
+// run), and then switched through the other four with mdBook's own theme
+// picker, as a reader does: its widgets simulate once, not five times, and
+// every page is still seen in every theme. A page without the picker (toc.html)
+// is loaded in each theme. (A theme saved before the load is drawn from the
+// first frame: the test above.)
 test("every page loads in every theme with no errors and nothing from other hosts", async () => {
   // generated/ holds KaTeX and the figures, no pages of the book; embed/
   // holds the widget pages for other sites, without mdBook's themes
   // (tests/embed.test.mjs opens them).
   const pages = htmlPages(["generated", "embed"]);
   assert.ok(pages.includes("print.html") && pages.includes("slow-start.html"), pages.join(", "));
-  for (const theme of THEMES) {
-    for (const path of pages) {
-      const { page, problems, close: done } = await openThemed(path, { theme });
-      await widgetsReady(page);
-      await page.waitForLoadState("networkidle");
-      const where = `${path} in ${theme}`;
-      // toc.html has no theme script of its own: it is only ever shown inside
-      // a page that sets the theme, so the theme class is not asked of it.
-      if (path !== "toc.html") {
-        assert.ok(await page.evaluate((t) => document.documentElement.classList.contains(t), theme), `${where}: theme applied`);
-      }
-      assert.equal(await page.locator(".tcp-widget.tw-error").count(), 0, `${where}: no widget failed to start`);
-      assert.deepEqual(problems.console, [], `console errors on ${where}`);
-      assert.deepEqual(problems.external, [], `requests to other hosts from ${where}`);
-      assert.deepEqual(problems.failed, [], `failed requests on ${where}`);
-      await done();
+  const check = async (page, problems, path, theme) => {
+    const where = `${path} in ${theme}`;
+    // toc.html has no theme script of its own: it is only ever shown inside
+    // a page that sets the theme, so the theme class is not asked of it.
+    if (path !== "toc.html") {
+      assert.ok(await page.evaluate((t) => document.documentElement.classList.contains(t), theme), `${where}: theme applied`);
     }
+    assert.equal(await page.locator(".tcp-widget.tw-error").count(), 0, `${where}: no widget failed to start`);
+    assert.deepEqual(problems.console, [], `console errors on ${where}`);
+    assert.deepEqual(problems.external, [], `requests to other hosts from ${where}`);
+    assert.deepEqual(problems.failed, [], `failed requests on ${where}`);
+  };
+  for (const path of pages) {
+    const { page, problems, close: done } = await openThemed(path, { theme: THEMES[0] });
+    await widgetsReady(page);
+    await page.waitForLoadState("networkidle");
+    await check(page, problems, path, THEMES[0]);
+    const picker = (await page.locator("#mdbook-theme-toggle").count()) > 0;
+    for (const theme of THEMES.slice(1)) {
+      if (picker) {
+        await pickTheme(page, theme);
+        // The widgets redraw on the next frames.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await check(page, problems, path, theme);
+      } else {
+        const other = await openThemed(path, { theme });
+        await other.page.waitForLoadState("networkidle");
+        await check(other.page, other.problems, path, theme);
+        await other.close();
+      }
+    }
+    await done();
   }
 });

@@ -12,8 +12,8 @@ use yew::prelude::*;
 pub struct SliderProps {
     pub id: AttrValue,
     pub spec: &'static ParamSpec,
-    /// The parameter's help, the slider's accessible description (the page
-    /// carries it, see `kit::page_text`).
+    /// The parameter's help, the slider's accessible description (the
+    /// words file carries it, see `kit::page_text`).
     pub help: AttrValue,
     pub value: f64,
     pub on_change: Callback<f64>,

@@ -160,7 +160,8 @@ fn read_functions(wasm: &[u8]) -> Result<Functions> {
                     if let Name::Function(map) = entry.map_err(err)? {
                         for naming in map {
                             let naming = naming.map_err(err)?;
-                            let name = rustc_demangle::demangle(naming.name).to_string();
+                            // `{:#}`: without the hash suffix.
+                            let name = format!("{:#}", rustc_demangle::demangle(naming.name));
                             names.insert(naming.index, name);
                         }
                     }
@@ -366,7 +367,7 @@ mod tests {
             0,
             "_ZN4core3fmt5float29float_to_decimal_common_exact17h0123456789abcdefE",
         );
-        names.append(1, "_ZN4core3fmt5float50_$LT$impl$u20$core..fmt..Display$u20$for$u20$f64$GT$3fmt17h0123456789abcdefE");
+        names.append(1, "_ZN4core3fmt5float52_$LT$impl$u20$core..fmt..Display$u20$for$u20$f64$GT$3fmt17h0123456789abcdefE");
         names.append(2, "_ZN11tcp_widgets5units6labels17h0123456789abcdefE");
         let mut section = NameSection::new();
         section.functions(&names);

@@ -52,58 +52,99 @@ pub fn build() -> Result {
         .join(PROFILE)
         .join("tcp_widgets.wasm");
     let pkg = pkg();
+    let out = root.join("src/embed");
+    let wasm = out.join("tcp_widgets_bg.wasm");
+    let glue = pkg.join("tcp_widgets.js");
+    // wasm-opt takes most of a minute: when cargo's wasm is the one the
+    // outputs were made from, by the same steps, they stand.
+    let input = read(&linked)?;
+    let stamp = pkg.join("input.wasm");
+    let steps = pkg.join("steps.txt");
+    let same_steps = fs::read_to_string(&steps).ok() == Some(steps_text());
+    if same_steps && wasm.exists() && glue.exists() && read(&stamp).ok() == Some(input.clone()) {
+        println!("xtask: the wasm is unchanged; keeping {}", wasm.display());
+        return Ok(());
+    }
     let mut bindgen = sh::cmd("wasm-bindgen");
     bindgen
         .arg(&linked)
-        .args(["--target", "no-modules", "--no-typescript"])
+        .args(BINDGEN_FLAGS)
         .args(["--out-name", "tcp_widgets", "--out-dir"])
         .arg(&pkg);
     sh::run(bindgen)?;
     let named = pkg.join("tcp_widgets_bg.wasm");
     crate::bundle::check_functions(&read(&named)?)?;
-    let out = root.join("src/embed");
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let wasm = out.join("tcp_widgets_bg.wasm");
     optimise(&named, &wasm)?;
     // The glue goes inside embed/tcp-widget.js (`crate::embed`), with the
     // same short import names as the wasm.
-    let glue = pkg.join("tcp_widgets.js");
     let glue_text = String::from_utf8(read(&glue)?).map_err(|e| format!("glue: {e}"))?;
     let (short_wasm, short_glue) = crate::imports::shorten(&read(&wasm)?, &glue_text)?;
     fs::write(&wasm, short_wasm).map_err(|e| format!("writing {}: {e}", wasm.display()))?;
     fs::write(&glue, short_glue).map_err(|e| format!("writing {}: {e}", glue.display()))?;
-    Ok(())
+    fs::write(&stamp, &input).map_err(|e| format!("writing {}: {e}", stamp.display()))?;
+    fs::write(&steps, steps_text()).map_err(|e| format!("writing {}: {e}", steps.display()))
 }
 
-/// npm's binaryen `wasm-opt` (Debian's is too old for Rust's wasm features).
+/// What turns cargo's wasm into the bundle, for the stamp that lets an
+/// unchanged wasm skip them: a change of flags, of the banned families, of
+/// the tools' versions (Cargo.lock, xtask's npm lockfile) or of the import
+/// renaming makes the next build redo them.
+fn steps_text() -> String {
+    use std::hash::{Hash, Hasher};
+    let mut tools = std::hash::DefaultHasher::new();
+    for file in [
+        "Cargo.lock",
+        "xtask/npm/package-lock.json",
+        "xtask/src/imports.rs",
+    ] {
+        fs::read(sh::root().join(file)).ok().hash(&mut tools);
+    }
+    format!(
+        "wasm-bindgen {}; check_functions {:?}; wasm-opt {}; tools {:x}",
+        BINDGEN_FLAGS.join(" "),
+        crate::bundle::BANNED
+            .iter()
+            .map(|(f, _)| *f)
+            .collect::<Vec<_>>(),
+        WASM_OPT_FLAGS.join(" "),
+        tools.finish()
+    )
+}
+
+const BINDGEN_FLAGS: &[&str] = &["--target", "no-modules", "--no-typescript"];
+
+/// npm's binaryen `wasm-opt` flags.
+///
+/// `--low-memory-unused`: Rust's wasm keeps its stack in the first MiB,
+/// growing down from 1 MiB, and its data above; the low 1 KiB would be
+/// touched only by a stack 1 MiB deep, so binaryen may fold constant
+/// offsets into addresses (1.4 KB gzip).
+/// `--converge`: -Oz again until the size stops falling (1.2 KB gzip).
+/// `--flatten --rereloop` first: binaryen flattens the code and rebuilds
+/// its control flow with the Relooper, which the -Oz runs after it shrink
+/// further than they shrink rustc's own structure (1.3 KB gzip; flatten
+/// alone grows it). `--strip-target-features`: browsers do not read that
+/// section (0.1 KB). `--strip-debug` drops the name section, which
+/// `crate::bundle::check_functions` has read by then.
+const WASM_OPT_FLAGS: &[&str] = &[
+    "--flatten",
+    "--rereloop",
+    "-Oz",
+    "-Oz",
+    "--converge",
+    "--low-memory-unused",
+    "--strip-debug",
+    "--strip-producers",
+    "--strip-target-features",
+];
+
+/// npm's binaryen `wasm-opt` (Debian's is too old for Rust's wasm features),
+/// with [`WASM_OPT_FLAGS`].
 fn optimise(from: &Path, to: &Path) -> Result {
     let wasm_opt = sh::root().join("xtask/npm/node_modules/.bin/wasm-opt");
     let mut opt = sh::cmd(wasm_opt.to_str().unwrap());
-    // `--low-memory-unused`: Rust's wasm keeps its stack in the first MiB,
-    // growing down from 1 MiB, and its data above; the low 1 KiB would be
-    // touched only by a stack 1 MiB deep, so binaryen may fold constant
-    // offsets into addresses (1.4 KB gzip).
-    // `--converge`: -Oz again until the size stops falling (1.2 KB gzip).
-    // `--flatten --rereloop` first: binaryen flattens the code and rebuilds
-    // its control flow with the Relooper, which the -Oz runs after it shrink
-    // further than they shrink rustc's own structure (1.3 KB gzip; flatten
-    // alone grows it). `--strip-target-features`: browsers do not read that
-    // section (0.1 KB). `--strip-debug` drops the name section, which
-    // `crate::bundle::check_functions` has read by then.
-    opt.args([
-        "--flatten",
-        "--rereloop",
-        "-Oz",
-        "-Oz",
-        "--converge",
-        "--low-memory-unused",
-        "--strip-debug",
-        "--strip-producers",
-        "--strip-target-features",
-    ])
-    .arg(from)
-    .arg("-o")
-    .arg(to);
+    opt.args(WASM_OPT_FLAGS).arg(from).arg("-o").arg(to);
     sh::run(opt)
 }
 

@@ -242,7 +242,7 @@ impl<K: ParamKind> Param<K> {
             spec: ParamSpec {
                 name,
                 label,
-                // The page carries it for the wasm (`text_attribute`).
+                // The words file carries it for the wasm (`text_attribute`).
                 help: crate::prose!(help),
                 kind: K::KIND,
                 min: 0.0,

@@ -67,7 +67,7 @@ impl View {
     }
 
     /// The view's title: see `widget_catalogue::VIEW_WORDS` (on wasm
-    /// `""`: the page has it, `kit::page_text`).
+    /// `""`: the words file has it, `kit::page_text`).
     pub fn title(self) -> &'static str {
         widget_catalogue::view_words(self.name()).0
     }

@@ -19,7 +19,7 @@ pub fn canvas(
     state: &State,
     (k, slot): (usize, usize),
     view: View,
-    // What a screen reader hears (the page carries it, `kit::page_text`).
+    // What a screen reader hears (the words file carries it, `kit::page_text`).
     description: &str,
 ) -> Html {
     let h = Handlers::new(link, k, slot);

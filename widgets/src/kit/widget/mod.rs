@@ -125,7 +125,7 @@ pub struct Widget {
     pointer: pointer::Pointer,
     /// The run whose figures the placeholder carries (`data-results`).
     published: Option<*const crate::kit::model::Model>,
-    /// The widget's words its page carries (`kit::page_text`).
+    /// The widget's words, from the words file (`kit::page_text`).
     page: crate::kit::page_text::PageText,
 }
 

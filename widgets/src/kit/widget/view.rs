@@ -169,7 +169,7 @@ fn header(ui: &Ui) -> Html {
 }
 
 /// The preset's speaker notes, for the instructor at the projector only.
-/// The page carries them (`kit::page_text`), not the wasm: a widget
+/// The words file carries them (`kit::page_text`), not the wasm: a widget
 /// embedded elsewhere has none.
 fn speaker_notes(ui: &Ui) -> Html {
     let s = ui.state;
