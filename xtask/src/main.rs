@@ -6,8 +6,9 @@
 //! - `test`   installs what is missing and runs every test: Rust unit and
 //!   integration tests, the preprocessor against a real `mdbook`, and browser
 //!   tests on the built book.
-//! - `build`  writes the static site to `book/` and prints what the slow-start
-//!   page transfers.
+//! - `build`  writes the static site to `book/`, prints what the slow-start
+//!   page transfers, and fails when the widget bundle is over its ceiling
+//!   or links a banned function (`bundle`).
 //! - `check-output` checks the built site: nothing loaded from another host,
 //!   every page under 1 MB, every widget's embed files present.
 //! - `bench`  builds the site, then in headless Chromium times the simulator
@@ -15,6 +16,7 @@
 //!   the JS and wasm bytes each page loads.
 //! - `install-tools` installs the pinned tools only.
 
+mod banned;
 mod bench;
 mod build;
 mod bundle;
@@ -35,7 +37,9 @@ const USAGE: &str =
 
   serve           install what is missing, build, serve at http://127.0.0.1:3000, rebuild on change
   test            install what is missing, run every test (Rust, preprocessor, browser)
-  build           build the static site into book/ and report its JS+wasm size
+  build           build the static site into book/ and report its JS+wasm size; fails when
+                  the widget bundle is over its ceiling or links a banned function
+  build-site      the same without checking the tools first (what `test` runs)
   check-output    check the built site (book/, or DIR): no loads from other hosts,
                   pages under 1 MB, every widget's embed files present
   bench           build, then measure in headless Chromium: simulator speed (wasm),
@@ -50,6 +54,9 @@ fn main() -> ExitCode {
         Some("serve") => serve::run(),
         Some("test") => test::run(),
         Some("build") => build::run().map(|_| ()),
+        // `build` without the tool check: what `test` runs beside the tests,
+        // once it has installed the tools itself.
+        Some("build-site") => build::all().map(|_| ()),
         Some("check-output") => {
             let dir = args
                 .get(1)

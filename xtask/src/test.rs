@@ -7,8 +7,12 @@
 //! 2. `cargo test --workspace`: sim-core's packet-level, property and unit
 //!    tests, the widget spec, the widgets' native tests, and the preprocessor,
 //!    including a real `mdbook build` that must reject bad directives.
-//! 3. Build the site exactly as `cargo xtask build` does, which fails when
-//!    the widget bundle is over its ceiling or links a banned function.
+//! 3. At the same time, in a second process, the site, built exactly as
+//!    `cargo xtask build` does (which fails when the widget bundle is over
+//!    its ceiling or links a banned function). Its wasm and the preprocessor
+//!    build in target folders of their own, so neither waits for the other's
+//!    lock; on two cores each fills the other's single-threaded stretches
+//!    (linking the wasm, wasm-opt, mdBook, test binaries run one by one).
 //! 4. Check the built output (`cargo xtask check-output`): no loads from
 //!    other hosts, pages under 1 MB, every widget's embed files. Cheaper than
 //!    a browser and names every offending file.
@@ -24,7 +28,6 @@
 //!
 //! Each step's time is printed at the end, so a slow step shows.
 
-use crate::build;
 use crate::check_output;
 use crate::sh::{self, Result};
 use crate::tools::{self, CHROMIUM, Need};
@@ -36,12 +39,10 @@ pub fn run() -> Result {
         tools::ensure(Need::Everything)
     })?;
     steps.time("gates: fmt, clippy, rustdoc", gates)?;
-    steps.time("cargo test --workspace", || {
-        let mut cargo = sh::cmd("cargo");
-        cargo.args(["test", "--workspace", "--locked"]);
-        sh::run(cargo)
-    })?;
-    steps.time("site build", || build::all().map(|_| ()))?;
+    steps.time(
+        "cargo test --workspace + site build",
+        tests_beside_the_build,
+    )?;
     steps.time("check-output", || {
         check_output::run(&sh::root().join("book"))
     })?;
@@ -109,12 +110,70 @@ pub fn gates() -> Result {
     sh::run(doc)
 }
 
+/// Two test files at a time: each has its own browser and server, and
+/// much of a test is waiting (for a frame, a run, a page), so two overlap
+/// well on two cores. The default TAP report goes to the terminal; a second
+/// reporter (`tests/support/file-times.mjs`) sums each file's time.
+/// `cargo test --workspace` here, and `cargo xtask build` in a child process
+/// whose output goes to `target/test-times/site-build.log`, printed when it
+/// ends (interleaved, the two would be unreadable).
+fn tests_beside_the_build() -> Result {
+    let times = sh::root().join("target/test-times");
+    std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
+    let log_path = times.join("site-build.log");
+    let log =
+        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let err = log.try_clone().map_err(|e| e.to_string())?;
+    let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
+    // A copy of this binary: `cargo test --workspace` rebuilds xtask in place.
+    let copy = times.join("xtask-build");
+    std::fs::copy(&exe, &copy).map_err(|e| format!("copying {}: {e}", exe.display()))?;
+    let mut build = sh::cmd(copy.to_str().expect("a UTF-8 path"));
+    build.arg("build-site").stdout(log).stderr(err);
+    println!(
+        "$ cargo xtask build > {} (beside the tests)",
+        log_path.display()
+    );
+    let started = Instant::now();
+    let mut child = build
+        .spawn()
+        .map_err(|e| format!("could not start the site build: {e}"))?;
+    let mut cargo = sh::cmd("cargo");
+    cargo.args(["test", "--workspace", "--locked"]);
+    let tests = sh::run(cargo);
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+    println!(
+        "\n--- site build ({:.0} s from its start) ---\n{text}--- end of site build ---",
+        started.elapsed().as_secs_f64()
+    );
+    tests?;
+    if !status.success() {
+        return Err(format!(
+            "the site build failed ({status}): see above, or {}",
+            log_path.display()
+        ));
+    }
+    Ok(())
+}
+
 fn browser_tests() -> Result {
+    let times = sh::root().join("target/test-times");
+    std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
+    let report = times.join("browser.txt");
     let mut node = sh::cmd("node");
-    node.args(["--test", "--test-concurrency=2", "tests/"])
+    node.args(["--test", "--test-concurrency=2"])
+        .args(["--test-reporter=tap", "--test-reporter-destination=stdout"])
+        .arg("--test-reporter=./tests/support/file-times.mjs")
+        .arg(format!("--test-reporter-destination={}", report.display()))
+        .arg("tests/")
         .env("BOOK_DIR", sh::root().join("book"))
         .env("CHROMIUM", CHROMIUM);
-    sh::run(node)
+    let result = sh::run(node);
+    if let Ok(text) = std::fs::read_to_string(&report) {
+        println!("\n{text}");
+    }
+    result
 }
 
 /// Each step's wall-clock time, for the summary (never asserted).

@@ -1,14 +1,14 @@
 //! The widget wasm, built one way everywhere (`build`, `serve`, `test`,
 //! `bench`):
 //!
-//! 1. `cargo build --profile wasm --target wasm32-unknown-unknown`: the
-//!    compiler the repository pins (`rust-toolchain.toml`), no extra flags
-//!    and no extra environment, so switching between the commands recompiles
-//!    nothing that did not change.
+//! 1. `cargo build --profile wasm --target wasm32-unknown-unknown` (in
+//!    `target/wasm-build`): the compiler the repository pins
+//!    (`rust-toolchain.toml`), no extra flags and no extra environment, so
+//!    switching between the commands recompiles nothing that did not change.
 //! 2. The `wasm-bindgen` CLI at exactly Cargo.lock's version (installed by
 //!    `crate::tools`): the JavaScript glue.
 //! 3. The families of functions that must stay out of the wasm
-//!    (`crate::bundle::BANNED`), read from its name section.
+//!    (`crate::banned::BANNED`), read from its name section.
 //! 4. npm's binaryen `wasm-opt`, then short import names (`crate::imports`).
 //!
 //! wasm-pack did steps 1 and 2 only, and cost a multi-minute install.
@@ -23,6 +23,9 @@ const TARGET: &str = "wasm32-unknown-unknown";
 /// The Cargo profile the wasm alone is built with (see the workspace's
 /// Cargo.toml: size first, `panic = "abort"`).
 pub const PROFILE: &str = "wasm";
+/// Its own target folder: cargo locks a target folder for a whole build, and
+/// `cargo xtask test` builds the site while `cargo test` runs in `target/`.
+const TARGET_DIR: &str = "target/wasm-build";
 
 /// Where wasm-bindgen leaves the wasm and its JavaScript glue.
 pub fn pkg() -> PathBuf {
@@ -45,9 +48,10 @@ pub fn build() -> Result {
         "--target",
         TARGET,
     ]);
+    cargo.arg("--target-dir").arg(root.join(TARGET_DIR));
     sh::run(cargo)?;
     let linked = root
-        .join("target")
+        .join(TARGET_DIR)
         .join(TARGET)
         .join(PROFILE)
         .join("tcp_widgets.wasm");
@@ -55,13 +59,17 @@ pub fn build() -> Result {
     let out = root.join("src/embed");
     let wasm = out.join("tcp_widgets_bg.wasm");
     let glue = pkg.join("tcp_widgets.js");
+    let named = pkg.join("tcp_widgets_bg.wasm");
     // wasm-opt takes most of a minute: when cargo's wasm is the one the
-    // outputs were made from, by the same steps, they stand.
+    // outputs were made from, by the same steps, they stand. The check of
+    // banned functions runs every time (it takes milliseconds).
     let input = read(&linked)?;
     let stamp = pkg.join("input.wasm");
     let steps = pkg.join("steps.txt");
     let same_steps = fs::read_to_string(&steps).ok() == Some(steps_text());
-    if same_steps && wasm.exists() && glue.exists() && read(&stamp).ok() == Some(input.clone()) {
+    let made = [&wasm, &glue, &named].iter().all(|p| p.exists());
+    if same_steps && made && read(&stamp).ok() == Some(input.clone()) {
+        crate::banned::check_functions(&read(&named)?)?;
         println!("xtask: the wasm is unchanged; keeping {}", wasm.display());
         return Ok(());
     }
@@ -72,8 +80,7 @@ pub fn build() -> Result {
         .args(["--out-name", "tcp_widgets", "--out-dir"])
         .arg(&pkg);
     sh::run(bindgen)?;
-    let named = pkg.join("tcp_widgets_bg.wasm");
-    crate::bundle::check_functions(&read(&named)?)?;
+    crate::banned::check_functions(&read(&named)?)?;
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     optimise(&named, &wasm)?;
     // The glue goes inside embed/tcp-widget.js (`crate::embed`), with the
@@ -103,7 +110,7 @@ fn steps_text() -> String {
     format!(
         "wasm-bindgen {}; check_functions {:?}; wasm-opt {}; tools {:x}",
         BINDGEN_FLAGS.join(" "),
-        crate::bundle::BANNED
+        crate::banned::BANNED
             .iter()
             .map(|(f, _)| *f)
             .collect::<Vec<_>>(),
@@ -126,7 +133,7 @@ const BINDGEN_FLAGS: &[&str] = &["--target", "no-modules", "--no-typescript"];
 /// further than they shrink rustc's own structure (1.3 KB gzip; flatten
 /// alone grows it). `--strip-target-features`: browsers do not read that
 /// section (0.1 KB). `--strip-debug` drops the name section, which
-/// `crate::bundle::check_functions` has read by then.
+/// `crate::banned::check_functions` has read by then.
 const WASM_OPT_FLAGS: &[&str] = &[
     "--flatten",
     "--rereloop",
