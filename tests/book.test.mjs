@@ -1,6 +1,7 @@
-// Every page of the built book loads cleanly: no console errors, no failed
-// requests, nothing fetched from another host; KaTeX renders with its fonts
-// served by the book itself.
+// The built book's pages and the embed pages load cleanly (the chapters in
+// every theme: tests/themes.test.mjs; here the embed pages): no console
+// errors, no failed requests, nothing fetched from another host; KaTeX
+// renders with its fonts served by the book itself.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, openPage } from "./support/browser.mjs";
