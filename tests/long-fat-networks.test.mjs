@@ -2,7 +2,10 @@
 // path with its new controls and presets, the RTT view as a default panel,
 // the multi-flow throughput chart, and each preset's headline as the page
 // reports it (`data-results`, the figures exercises and quizzes read).
-// Presets load through the chapter page's URL state.
+// The chapter's own first widget is checked on the chapter page (its
+// settings from the page's URL state); the presets load in the widget's
+// embed page, which runs that one widget: the chapter page would simulate
+// every one of its long runs again for each preset.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup } from "./support/browser.mjs";
@@ -15,20 +18,27 @@ after(async () => env && (await env.close()));
 
 const PAGE = "long-fat-networks.html";
 const FIRST = "#long-fat-1";
+/// The widget of the embed page (inside `<tcp-widget>`'s shadow root, which
+/// Playwright's selectors pierce).
+const EMBED = "tcp-widget .tcp-widget";
 
 /// The figures the widget's run reports, once it has simulated.
 async function results(page, selector = FIRST) {
-  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.results, selector, { timeout: 60000 });
-  return JSON.parse(await page.locator(selector).getAttribute("data-results"));
+  const placeholder = page.locator(`${selector}[data-results]`);
+  await placeholder.waitFor({ state: "attached", timeout: 60000 });
+  return JSON.parse(await placeholder.getAttribute("data-results"));
 }
 
-/// The first widget with `preset` (and other `key=value` settings) from the
-/// URL, once simulated (long runs of many flows take a while in the page).
-async function openPreset(preset, extra = "") {
-  const opened = await openPage(env, `${PAGE}?long-fat-1.preset=${preset}${extra}`);
-  const widget = new Widget(opened.page, FIRST);
+/// The widget with `preset` (and other `&key=value` settings), alone on its
+/// embed page, once simulated (long runs of many flows take a while); with
+/// `atEnd`, its time cursor moved to the run's end, so that the charts and
+/// panels hold the whole run.
+async function openPreset(preset, extra = "", { atEnd = false } = {}) {
+  const opened = await openPage(env, `embed/long-fat.html?preset=${preset}${extra}`);
+  const widget = await Widget.find(opened.page, EMBED);
   await widget.waitSimulated(120000);
-  return { ...opened, widget };
+  if (atEnd) await widget.scrubber.fill("1000");
+  return { ...opened, widget, results: () => results(opened.page, EMBED) };
 }
 
 /// Whether a view's canvas holds a drawing once scrolled into view (a
@@ -59,7 +69,7 @@ test("the chapter's first widget is the seed's CUBIC case, with cwnd and RTT pan
 
 test("the iperf3 panel prints per-interval Retr and Cwnd as iperf3 does", async () => {
   // The cursor at the end of the run: every interval's line is printed.
-  const { widget: w, close } = await openWidget(env, `${PAGE}?long-fat-1.t=30s`, FIRST);
+  const { widget: w, close } = await openPreset("seed-003-cubic", "", { atEnd: true });
   await w.openDetails();
   const iperf = await w.panel("iperf");
   assert.match(iperf, /Interval\s+Transfer\s+Bitrate\s+Retr\s+Cwnd/);
@@ -69,40 +79,40 @@ test("the iperf3 panel prints per-interval Retr and Cwnd as iperf3 does", async 
 
 test("bufferbloat: CUBIC's RTT climbs far above the base, BBR's returns to it", async () => {
   const cubic = await openPreset("deep-queue-cubic");
-  const rc = await results(cubic.page);
+  const rc = await cubic.results();
   assert.ok(rc.max_rtt_ms > 2 * 210, `CUBIC's largest srtt ${rc.max_rtt_ms} ms`);
   assert.equal(rc.retransmits, 0, "no loss at all");
   await cubic.close();
   const bbr = await openPreset("deep-queue-bbr");
-  const rb = await results(bbr.page);
+  const rb = await bbr.results();
   assert.ok(rb.goodput_mbps > 0.8 * 110, `BBR ${rb.goodput_mbps} Mbit/s`);
   assert.ok(rb.goodput_mbps >= 0.95 * rc.goodput_mbps, "the queue bought CUBIC no throughput");
   await bbr.close();
 });
 
 test("a 0.1-BDP queue costs BBR v1 thousands of retransmissions", async () => {
-  const { page, widget: w, close } = await openPreset("shallow-queue-bbr");
+  const { widget: w, results: run, close } = await openPreset("shallow-queue-bbr");
   assert.equal(await choice(w, "cc"), "bbr");
-  const r = await results(page);
+  const r = await run();
   assert.ok(r.retransmits > 1000, `${r.retransmits} retransmissions`);
   await close();
 });
 
 test("0.1 % random loss: CUBIC collapses, BBR does not", async () => {
   const cubic = await openPreset("loss-0.1pct-cubic");
-  const rc = await results(cubic.page);
+  const rc = await cubic.results();
   await cubic.close();
   const bbr = await openPreset("loss-0.1pct-bbr");
-  const rb = await results(bbr.page);
+  const rb = await bbr.results();
   await bbr.close();
   assert.ok(rc.goodput_mbps < 20, `CUBIC ${rc.goodput_mbps}`);
   assert.ok(rb.goodput_mbps > 50, `BBR ${rb.goodput_mbps}`);
 });
 
 test("a CUBIC and a BBR flow: the multi-flow chart draws both and their sum, BBR takes most", async () => {
-  const { page, widget: w, close } = await openPreset("cubic-and-bbr", "&long-fat-1.views=throughput%2Crtt");
+  const { page, widget: w, results: run, close } = await openPreset("cubic-and-bbr", "&views=throughput%2Crtt");
   assert.equal(await choice(w, "cc"), "cubic+bbr");
-  const r = await results(page);
+  const r = await run();
   // Flow 0 is CUBIC; the sum adds the BBR flow.
   assert.ok(r.all_flows_mbps > 4 * r.goodput_mbps, `CUBIC ${r.goodput_mbps} of ${r.all_flows_mbps}`);
   assert.ok(await inkedWhenSeen(page, w, "throughput"), "the throughput chart is drawn");
@@ -114,17 +124,17 @@ test("a CUBIC and a BBR flow: the multi-flow chart draws both and their sum, BBR
 });
 
 test("ten flows: the slider reads 10 and together they carry most of the gigabit line", async () => {
-  const { page, widget: w, close } = await openPreset("ten-flows", "&long-fat-1.duration=12s");
+  const { widget: w, results: run, close } = await openPreset("ten-flows", "&duration=12s");
   await w.openMoreSettings();
   assert.equal(await w.slider("flows").value(), "10");
-  const r = await results(page);
+  const r = await run();
   assert.ok(r.all_flows_mbps > 600, `${r.all_flows_mbps} Mbit/s together over 12 s`);
   assert.ok(r.goodput_mbps < r.all_flows_mbps / 5, "flow 0 is one of ten");
   await close();
 });
 
 test("the new controls: flows, qdisc and where loss hits, under More settings", async () => {
-  const { widget: w, close } = await openWidget(env, PAGE, FIRST);
+  const { widget: w, close } = await openPreset("seed-003-cubic");
   await w.openMoreSettings();
   assert.equal(await w.slider("flows").value(), "1");
   assert.equal(await choice(w, "qdisc"), "pfifo_fast");
@@ -156,7 +166,7 @@ async function modeColumn(w) {
 test("BBR's mode band: Startup, Drain, ProbeBW and ProbeRTT as the run's mode changes, none for CUBIC", async () => {
   const STARTUP = [204, 121, 167]; // the band's Startup colour (Okabe-Ito reddish purple)
   const PROBE_RTT = [240, 228, 66]; // and ProbeRTT's (yellow)
-  const bbr = await openPreset("seed-003-bbr", "&long-fat-1.duration=12s&long-fat-1.t=12s");
+  const bbr = await openPreset("seed-003-bbr", "&duration=12s", { atEnd: true });
   await inkedWhenSeen(bbr.page, bbr.widget, "cwnd");
   assert.ok((await pixelsOf(bbr.widget.canvas("cwnd"), STARTUP)) > 50, "the band draws Startup");
   const modes = await modeColumn(bbr.widget);
@@ -165,7 +175,7 @@ test("BBR's mode band: Startup, Drain, ProbeBW and ProbeRTT as the run's mode ch
   // table's sampled rows to be sure to catch; the band shows it.
   assert.ok((await pixelsOf(bbr.widget.canvas("cwnd"), PROBE_RTT)) > 20, "the band draws ProbeRTT");
   await bbr.close();
-  const cubic = await openPreset("seed-003-cubic", "&long-fat-1.duration=5s&long-fat-1.t=5s");
+  const cubic = await openPreset("seed-003-cubic", "&duration=5s", { atEnd: true });
   await inkedWhenSeen(cubic.page, cubic.widget, "cwnd");
   assert.equal(await pixelsOf(cubic.widget.canvas("cwnd"), STARTUP), 0, "no band for CUBIC");
   assert.equal(await modeColumn(cubic.widget), null, "no mode column for CUBIC");

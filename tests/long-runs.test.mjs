@@ -3,7 +3,8 @@
 // cursor from a copy of the simulation (widgets/src/kit/detail.rs). The path
 // view then shows packets in flight and queued anywhere in the run (it used
 // to show "0 in flight" after the first seconds), and the replay goes in
-// slices: no main-thread task over 50 ms.
+// slices, so that no task freezes the page. How short the slices keep each
+// task (the 50 ms target) is a figure of `cargo xtask bench`, not a test.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup } from "./support/browser.mjs";
@@ -76,10 +77,16 @@ test("anywhere in a 30 s run the path view shows the packets there, replayed in 
   // Playing on from there, the next stretches come in as the cursor moves.
   await w.scrubber.fill("400");
   await w.play();
-  await page.waitForTimeout(3000);
+  // Until the cursor is past 14 s, polled: a busy machine draws fewer frames.
+  await page.waitForFunction(
+    (sel) => {
+      const [, value, unit] = document.querySelector(sel).textContent.trim().match(/^t = ([\d.]+) (ms|s)/);
+      return parseFloat(value) * (unit === "s" ? 1 : 0.001) > 14;
+    },
+    w.css('[data-readout="clock"]'),
+    { timeout: 60000 },
+  );
   await w.play(); // the same button pauses
-  const playedTo = (await w.clockMs()) / 1000;
-  assert.ok(playedTo > 14, `played to ${playedTo} s`);
   await page.waitForFunction(
     (sel) => [...document.querySelectorAll(`${sel} canvas[data-view="path"]`)].every((c) => c.dataset.replaying === "false"),
     LONG_FAT,

@@ -29,13 +29,20 @@ pub fn all() -> Result<Vec<Transfer>> {
 /// The site, with its size report but not the bundle's ceiling (`serve`
 /// warns about that instead of refusing to serve).
 pub fn site() -> Result<Vec<Transfer>> {
-    preset_values()?;
-    widgets()?;
-    katex_assets()?;
+    inputs()?;
     book()?;
     let report = page_transfer("slow-start.html")?;
     print_transfer("slow-start.html", &report);
     Ok(report)
+}
+
+/// Everything `mdbook build` reads that is generated: the preset values,
+/// the widget bundle and KaTeX's assets (`serve` runs this, then lets
+/// `mdbook serve` build the book once).
+pub fn inputs() -> Result {
+    preset_values()?;
+    widgets()?;
+    katex_assets()
 }
 
 /// The widget bundle and the files around it in `src/embed/`.

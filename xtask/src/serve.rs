@@ -1,4 +1,5 @@
-//! `cargo xtask serve`: build, then `mdbook serve`, which rebuilds the book
+//! `cargo xtask serve`: the generated inputs (`build::inputs`), then
+//! `mdbook serve`, which builds the book once, serves it, and rebuilds it
 //! when `src/`, `theme/` or its `extra-watch-dirs` change (book.toml: the
 //! preprocessor's and the catalogue's sources and `scenarios/`; the
 //! preprocessor recompiles itself when mdBook runs it). Beside it we rebuild
@@ -8,7 +9,9 @@
 //! in `src/embed/`, which in turn makes mdBook rebuild and reload the page.
 //!
 //! The build is the same as `cargo xtask build`'s (same profile, flags and
-//! environment), so after a `build`, `test` or `bench` nothing recompiles.
+//! environment), so after a `build`, `test` or `bench` nothing recompiles,
+//! and the preprocessor finds the runs it simulated then
+//! (`mdbook_widgets::teach::run_cache`).
 
 use crate::build;
 use crate::sh::{self, Result};
@@ -33,10 +36,9 @@ const WATCHED: &[&str] = &[
 
 pub fn run() -> Result {
     tools::ensure(Need::Build)?;
-    build::site()?;
-    if let Err(e) = crate::bundle::check(&sh::root().join("book")) {
-        eprintln!("xtask: warning: {e}\n(`cargo xtask build` and `test` fail on this)");
-    }
+    // The generated inputs only: `mdbook serve` builds the book itself
+    // before it serves, and a second build here would double the wait.
+    build::inputs()?;
     let mut c = sh::cmd("mdbook");
     c.args([
         "serve",
@@ -52,7 +54,15 @@ pub fn run() -> Result {
         .spawn()
         .map_err(|e| format!("could not start mdbook serve: {e}"))?;
     let mut last = newest_change();
+    // Once the first build is served, the bundle's ceiling, as a warning.
+    let mut checked = false;
     loop {
+        if !checked && std::net::TcpStream::connect(("127.0.0.1", 3000)).is_ok() {
+            checked = true;
+            if let Err(e) = crate::bundle::check(&sh::root().join("book")) {
+                eprintln!("xtask: warning: {e}\n(`cargo xtask build` and `test` fail on this)");
+            }
+        }
         std::thread::sleep(Duration::from_millis(800));
         if let Some(status) = server.try_wait().map_err(|e| e.to_string())? {
             return Err(format!("mdbook serve exited ({status})"));

@@ -19,7 +19,7 @@ pub const DIR: &str = "generated/figures";
 
 /// FNV-1a, 64 bits: stable across Rust releases and platforms (std's hasher
 /// promises neither), which a file name needs.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= b as u64;

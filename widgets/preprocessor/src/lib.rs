@@ -68,6 +68,7 @@ impl Preprocessor for Widgets {
             let script = items_script(&items);
             book.for_each_chapter_mut(|ch| ch.content.push_str(&script));
         }
+        teach::run_cache::save();
         if errors.is_empty() {
             Ok(book)
         } else {

@@ -276,6 +276,51 @@ impl Results {
         ]
     }
 
+    /// The figures back from [`Results::values`] (the build's run cache
+    /// stores them so).
+    pub fn from_values(v: [f64; 18]) -> Results {
+        let [
+            completion_ms,
+            rtts,
+            round_trips,
+            first_flight_bytes,
+            first_flight_segments,
+            retransmits,
+            goodput_mbps,
+            max_cwnd,
+            last_transfer_ms,
+            cached_ssthresh,
+            last_cached_ssthresh,
+            later_connections_ms,
+            all_flows_mbps,
+            max_rtt_ms,
+            slowest_exchange_ms,
+            slowest_later_exchange_ms,
+            exchange_bytes,
+            first_exchange_ms,
+        ] = v;
+        Results {
+            completion_ms,
+            rtts,
+            round_trips,
+            first_flight_bytes,
+            first_flight_segments,
+            retransmits,
+            goodput_mbps,
+            max_cwnd,
+            last_transfer_ms,
+            cached_ssthresh,
+            last_cached_ssthresh,
+            later_connections_ms,
+            all_flows_mbps,
+            max_rtt_ms,
+            slowest_exchange_ms,
+            slowest_later_exchange_ms,
+            exchange_bytes,
+            first_exchange_ms,
+        }
+    }
+
     /// The figure called `name` (see [`METRICS`]), if the run has it.
     pub fn get(&self, name: &str) -> Option<f64> {
         let i = NAMES.iter().position(|n| *n == name)?;

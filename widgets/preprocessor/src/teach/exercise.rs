@@ -200,20 +200,40 @@ fn solve(
                 meets(&values)
             };
             let mut missed: Option<f64> = None;
-            for v in tries {
-                if meets_at(v)? {
-                    // Between slider positions the boundary is finer than
-                    // the scan: a reader can type any value.
-                    let v = match missed {
-                        Some(m) if !whole(p) => refine(p, m, v, &meets_at)?,
-                        _ => v,
-                    };
-                    return Ok(Solved {
-                        setting: vec![(*p, p.exact_text(v))],
-                        how: "found by the simulator when this book was built",
-                    });
+            // The scan goes in order, a batch of runs at a time, one per
+            // core: a long-fat exercise tries dozens of 15 s runs, and the
+            // book waits for it. Runs past the first hit are wasted, never
+            // wrong: the answer is the first value in order that meets the
+            // goal, as a one-at-a-time scan finds it.
+            let width = std::thread::available_parallelism().map_or(1, |n| n.get());
+            for batch in tries.chunks(width) {
+                let met: Vec<Result<bool, String>> = std::thread::scope(|s| {
+                    let runs: Vec<_> = batch
+                        .iter()
+                        .map(|&v| s.spawn(move || meets_at(v)))
+                        .collect();
+                    runs.into_iter()
+                        .map(|r| {
+                            r.join()
+                                .unwrap_or_else(|_| Err("the simulation panicked".into()))
+                        })
+                        .collect()
+                });
+                for (&v, met) in batch.iter().zip(met) {
+                    if met? {
+                        // Between slider positions the boundary is finer
+                        // than the scan: a reader can type any value.
+                        let v = match missed {
+                            Some(m) if !whole(p) => refine(p, m, v, &meets_at)?,
+                            _ => v,
+                        };
+                        return Ok(Solved {
+                            setting: vec![(*p, p.exact_text(v))],
+                            how: "found by the simulator when this book was built",
+                        });
+                    }
+                    missed = Some(v);
                 }
-                missed = Some(v);
             }
             Err(format!(
                 "no value of `{name}` from {} to {} meets the goal `{}`: no reader can",

@@ -28,10 +28,14 @@ pub fn widget_run(spec: &'static WidgetSpec, args: &[(String, String)]) -> Resul
 }
 
 /// The run for one value per parameter (base units), as the widget builds it.
+/// Each is simulated once per build of the preprocessor (`run_cache`).
 pub fn run_values(spec: &'static WidgetSpec, values: &[f64]) -> Result<Results, String> {
-    let scenario = tcp_widgets::kit::scenario::build(spec, values);
-    let run = sim_core::sim::run(&scenario).map_err(|e| format!("the simulation failed: {e}"))?;
-    Ok(Results::of_run(&run))
+    super::run_cache::run(spec.name, values, || {
+        let scenario = tcp_widgets::kit::scenario::build(spec, values);
+        let run =
+            sim_core::sim::run(&scenario).map_err(|e| format!("the simulation failed: {e}"))?;
+        Ok(Results::of_run(&run))
+    })
 }
 
 /// Where the scenario files are: `scenarios/` beside the book's `src/`.
@@ -39,21 +43,23 @@ pub fn scenario_dir(book_root: &std::path::Path) -> std::path::PathBuf {
     book_root.join("scenarios")
 }
 
-/// What a scenario file's run came to: its results, its flights and the
-/// kernels its hosts ran (`server 4.18, client 5.5`, or one name when alike).
+/// What a scenario file's run came to: its results, the bytes of each of
+/// its flights and the kernels its hosts ran (`server 4.18, client 5.5`, or
+/// one name when alike).
 pub struct ScenarioRun {
     pub results: Results,
-    pub summary: sim_core::analysis::Summary,
+    pub flight_bytes: Vec<f64>,
     pub kernels: String,
 }
 
-/// A scenario file run as `tcpsim run FILE [--kernel K]` runs it.
+/// A scenario file run as `tcpsim run FILE [--kernel K]` runs it; once per
+/// build of the preprocessor and text of the file (`run_cache`).
 pub fn scenario_run(
     dir: &std::path::Path,
     file: &str,
     kernel: Option<Kernel>,
 ) -> Result<ScenarioRun, String> {
-    if file.contains('/') || file.contains('\\') || !file.ends_with(".toml") {
+    if file.contains('/') || file.contains('\\') || !file.ends_with(".toml") || file.contains(' ') {
         return Err(format!(
             "`{file}`: name a file in scenarios/, like seed-004-512k-7ms.toml"
         ));
@@ -72,11 +78,24 @@ pub fn scenario_run(
     } else {
         format!("server {server}, client {client}")
     };
-    let run =
-        sim_core::sim::run(&scenario).map_err(|e| format!("{file}: the simulation failed: {e}"))?;
+    // The key: the file's name and text, and the kernel it runs under.
+    let key = format!(
+        "{file}:{:016x}:{}",
+        crate::figures::fnv1a64(text.as_bytes()),
+        kernel.map_or("file".to_string(), |k| k.version().to_string())
+    );
+    let figures = super::run_cache::figures(&key, &[], || {
+        let run = sim_core::sim::run(&scenario)
+            .map_err(|e| format!("{file}: the simulation failed: {e}"))?;
+        let flights = sim_core::analysis::summarize(&run).flights;
+        let mut figures = Results::of_run(&run).values().to_vec();
+        figures.extend(flights.iter().map(|f| f.bytes as f64));
+        Ok(figures)
+    })?;
+    let (results, flights) = figures.split_at(18);
     Ok(ScenarioRun {
-        results: Results::of_run(&run),
-        summary: sim_core::analysis::summarize(&run),
+        results: Results::from_values(results.try_into().expect("18 figures")),
+        flight_bytes: flights.to_vec(),
         kernels,
     })
 }
@@ -88,8 +107,8 @@ pub fn get(r: &ScenarioRun, metric: &str) -> Result<f64, String> {
         let n: usize = n
             .parse()
             .map_err(|_| format!("`{metric}`: flight numbers start at 1"))?;
-        return (n.checked_sub(1).and_then(|i| r.summary.flights.get(i)))
-            .map(|f| f.bytes as f64)
+        return (n.checked_sub(1).and_then(|i| r.flight_bytes.get(i)))
+            .copied()
             .ok_or_else(|| format!("the run has no flight {n}"));
     }
     r.results

@@ -28,6 +28,7 @@ pub mod measure;
 pub mod notes;
 pub mod predict;
 pub mod quiz;
+pub mod run_cache;
 pub mod seed_table;
 pub mod sheet;
 
