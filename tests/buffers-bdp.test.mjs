@@ -6,28 +6,37 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup } from "./support/browser.mjs";
-import { openWidget } from "./support/widget.mjs";
+import { openEmbed, openWidget } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
 after(async () => env && (await env.close()));
 
 const PAGE = "buffers-bdp.html";
-// The chapter's plain widget on the receive-buffer case; presets load
-// through the page's URL state.
+// The chapter's plain widget on the receive-buffer case.
 const PLAIN = "buffers-4";
 
-/// The figures of one run: `query` is the URL state of the plain widget.
-async function results(query, timeout = 60000) {
+/// The figures of one run: `query` is the URL state of the plain widget
+/// (`buffers-4.preset=…&buffers-4.time_limit=…`). The run is loaded in the
+/// widget's embed page, which runs that one widget (the chapter page would
+/// run every one of its widgets again), or with `chapter`, through the
+/// chapter page's URL state.
+async function results(query, { chapter = false } = {}) {
+  if (!chapter) {
+    const { widget: w, problems, results: figures, close } = await openEmbed(env, "buffers", query.replaceAll(`${PLAIN}.`, ""));
+    const r = await figures();
+    assert.deepEqual(problems.console, []);
+    return { r, w, close };
+  }
   const { page, widget: w, problems, close } = await openWidget(env, `${PAGE}?${query}`, `#${PLAIN}`);
-  await page.waitForSelector(`#${PLAIN}[data-results]`, { state: "attached", timeout });
+  await page.waitForSelector(`#${PLAIN}[data-results]`, { state: "attached", timeout: 60000 });
   const r = JSON.parse(await page.locator(`#${PLAIN}`).getAttribute("data-results"));
   assert.deepEqual(problems.console, []);
   return { r, w, close };
 }
 
-const preset = async (name) => {
-  const { r, close } = await results(`${PLAIN}.preset=${name}`);
+const preset = async (name, options) => {
+  const { r, close } = await results(`${PLAIN}.preset=${name}`, options);
   await close();
   return r;
 };
@@ -97,7 +106,8 @@ test("case 6: a receiver that never reads never completes, and the sender keeps 
 });
 
 test("case 6: a reader that pauses for 6 s holds the push back until it reads again", async () => {
-  const r = await preset("pauses");
+  // Through the chapter page's URL state, as a shared link opens it.
+  const r = await preset("pauses", { chapter: true });
   assert.ok(r.completion_ms > 6010, `${r.completion_ms}`);
   assert.ok(r.completion_ms < 6010 + 1000, `${r.completion_ms}`);
 });

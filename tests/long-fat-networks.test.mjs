@@ -9,8 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup } from "./support/browser.mjs";
-import { openPage } from "./support/browser.mjs";
-import { Widget, openWidget } from "./support/widget.mjs";
+import { openEmbed, openWidget } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -18,10 +17,6 @@ after(async () => env && (await env.close()));
 
 const PAGE = "long-fat-networks.html";
 const FIRST = "#long-fat-1";
-/// The widget of the embed page (inside `<tcp-widget>`'s shadow root, which
-/// Playwright's selectors pierce).
-const EMBED = "tcp-widget .tcp-widget";
-
 /// The figures the widget's run reports, once it has simulated.
 async function results(page, selector = FIRST) {
   const placeholder = page.locator(`${selector}[data-results]`);
@@ -30,16 +25,8 @@ async function results(page, selector = FIRST) {
 }
 
 /// The widget with `preset` (and other `&key=value` settings), alone on its
-/// embed page, once simulated (long runs of many flows take a while); with
-/// `atEnd`, its time cursor moved to the run's end, so that the charts and
-/// panels hold the whole run.
-async function openPreset(preset, extra = "", { atEnd = false } = {}) {
-  const opened = await openPage(env, `embed/long-fat.html?preset=${preset}${extra}`);
-  const widget = await Widget.find(opened.page, EMBED);
-  await widget.waitSimulated(120000);
-  if (atEnd) await widget.scrubber.fill("1000");
-  return { ...opened, widget, results: () => results(opened.page, EMBED) };
-}
+/// embed page, once simulated (long runs of many flows take a while).
+const openPreset = (preset, extra = "", options) => openEmbed(env, "long-fat", `preset=${preset}${extra}`, options);
 
 /// Whether a view's canvas holds a drawing once scrolled into view (a
 /// widget below the fold draws when it is seen), polled for up to 10 s.

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setup } from "./support/browser.mjs";
-import { Widget, openWidget } from "./support/widget.mjs";
+import { Widget, openEmbed, openWidget } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -53,16 +53,19 @@ test("the default tells the story: the first exchange is quick, every later one 
 });
 
 test("every preset simulates and plays", async () => {
-  const { widget: first, close: closeFirst } = await openWidget(env, PAGE, PLAIN);
+  // Each alone on its embed page: the chapter page would run all its
+  // widgets again for each.
+  const { widget: first, close: closeFirst } = await openEmbed(env, "request-response");
   const names = await presetNames(first);
   await closeFirst();
   assert.equal(names.length, 8, `${names}`);
   for (const name of names) {
-    const { page, widget: w, problems, close } = await openWidget(env, `${PAGE}?request-response-1.preset=${name}`, PLAIN);
-    const r = await results(page, PLAIN);
+    const { widget: w, problems, results: figures, close } = await openEmbed(env, "request-response", `preset=${name}`);
+    const r = await figures();
     assert.ok(r.completion_ms > 0 && r.exchange_bytes > 0, `${name}: ${JSON.stringify(r)}`);
     await w.play();
-    await page.waitForFunction((sel) => !/^t = 0(\.0+)? /.test(document.querySelector(sel).textContent), w.css('[data-readout="clock"]'), { timeout: 10000 });
+    // A locator, which reaches into the embed's shadow root.
+    await w.locator('[data-readout="clock"]', { hasNotText: /^\s*t = 0(\.0+)? / }).waitFor({ timeout: 10000 });
     assert.deepEqual(problems.console, [], name);
     await close();
   }
@@ -70,7 +73,7 @@ test("every preset simulates and plays", async () => {
 
 /// What held each exchange of preset `name`, as the transfers readout marks it.
 async function heldOf(name) {
-  const { widget: w, close } = await openWidget(env, `${PAGE}?request-response-1.preset=${name}`, PLAIN);
+  const { widget: w, close } = await openEmbed(env, "request-response", `preset=${name}`);
   const held = await heldIn(w);
   await close();
   return held;

@@ -1,13 +1,14 @@
 // The tcp_metrics chapter's connections widget (seed 000, case 11): four
 // connections to one client, the first lossy. With ssthresh caching on (as
 // older kernels did) the three clean connections crawl; on today's default
-// they do not. Every preset loads through the page's URL state, and the
+// they do not. The chapter's widgets load through the page's URL state, each
+// preset alone in the widget's embed page, and the
 // tcp_metrics panel prints the cache as `ip tcp_metrics show` does.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup } from "./support/browser.mjs";
 import { openPage } from "./support/browser.mjs";
-import { Widget } from "./support/widget.mjs";
+import { Widget, openEmbed } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -37,9 +38,10 @@ function times(readout) {
   });
 }
 
-/// Opens the plain widget with `preset`, the cursor at the end of the run.
+/// Opens the widget with `preset` alone on its embed page (the chapter page
+/// would run all its widgets again), the cursor at the end of the run.
 async function preset(name) {
-  const opened = await openWidget(env, `${PAGE}?connections-2.preset=${name}&connections-2.t=10000s`, PLAIN);
+  const opened = await openEmbed(env, "connections", `preset=${name}`, { atEnd: true, timeout: SLOW });
   const w = opened.widget;
   const t = times(await w.readout("transfers"));
   const panel = await w.panel("tcp-metrics");

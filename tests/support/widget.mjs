@@ -223,3 +223,26 @@ export async function openWidget(env, path, selector, options) {
   await widget.waitSimulated();
   return { ...opened, widget };
 }
+
+/// The widget of an embed page (inside `<tcp-widget>`'s shadow root, which
+/// Playwright's selectors pierce).
+export const EMBED = "tcp-widget .tcp-widget";
+
+/// Widget `name` alone on its embed page (`embed/NAME.html?QUERY`: a preset
+/// and parameters, as an iframe's link gives them), once simulated; with
+/// `atEnd`, its time cursor moved to the run's end. A test of one preset
+/// opens it here rather than through a chapter's URL state: the chapter
+/// page would simulate every one of its widgets again. `results()` reads
+/// the run's figures (`data-results`).
+export async function openEmbed(env, name, query = "", { atEnd = false, timeout = 120000 } = {}) {
+  const opened = await openPage(env, `embed/${name}.html${query ? `?${query}` : ""}`);
+  const widget = await Widget.find(opened.page, EMBED);
+  await widget.waitSimulated(timeout);
+  if (atEnd) await widget.scrubber.fill("1000");
+  const results = async () => {
+    const placeholder = opened.page.locator(`${EMBED}[data-results]`);
+    await placeholder.waitFor({ state: "attached", timeout });
+    return JSON.parse(await placeholder.getAttribute("data-results"));
+  };
+  return { ...opened, widget, results };
+}
