@@ -92,7 +92,11 @@ pub fn scenario_run(
         figures.extend(flights.iter().map(|f| f.bytes as f64));
         Ok(figures)
     })?;
-    let (results, flights) = figures.split_at(18);
+    let (Some(results), Some(flights)) = (figures.get(..18), figures.get(18..)) else {
+        return Err(format!(
+            "{file}: the run cache holds a run of another shape"
+        ));
+    };
     Ok(ScenarioRun {
         results: Results::from_values(results.try_into().expect("18 figures")),
         flight_bytes: flights.to_vec(),

@@ -92,12 +92,14 @@ pub fn save() {
     let write = || -> std::io::Result<()> {
         let dir = file.parent().expect("the cache file is in a folder");
         std::fs::create_dir_all(dir)?;
-        let tmp = file.with_extension("tmp");
+        // A temporary file of this process's own: two builds may save at
+        // once (the site and a test's `mdbook build`).
+        let tmp = file.with_extension(format!("{}.tmp", std::process::id()));
         std::fs::write(&tmp, text)?;
         std::fs::rename(&tmp, file)?;
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
-            if path != *file {
+            if path != *file && path.extension().is_some_and(|e| e == "txt") {
                 let _ = std::fs::remove_file(path);
             }
         }
@@ -141,20 +143,23 @@ impl Cache {
     }
 }
 
-/// A cache file's text: a line per run, `NAME VALUE… = RESULT…`, each
-/// number its f64's bits in hex, so that every bit comes back.
+/// A cache file's text: a line per run, `NAME VALUE… = RESULT… #CHECK`,
+/// each number its f64's bits in hex, so that every bit comes back, and
+/// CHECK a hash of the rest of the line, so that a line cut short (a file
+/// read while another build writes it) is not taken for a shorter run.
 fn to_text(runs: &BTreeMap<Key, Vec<f64>>) -> String {
     let mut text = String::new();
     for ((name, values), results) in runs {
-        text.push_str(name);
+        let mut line = name.clone();
         for v in values {
-            text.push_str(&format!(" {v:x}"));
+            line.push_str(&format!(" {v:x}"));
         }
-        text.push_str(" =");
+        line.push_str(" =");
         for r in results {
-            text.push_str(&format!(" {:x}", r.to_bits()));
+            line.push_str(&format!(" {:x}", r.to_bits()));
         }
-        text.push('\n');
+        let check = crate::figures::fnv1a64(line.as_bytes());
+        text.push_str(&format!("{line} #{check:x}\n"));
     }
     text
 }
@@ -164,6 +169,10 @@ fn parse(text: &str) -> BTreeMap<Key, Vec<f64>> {
     let hex = |w: &str| u64::from_str_radix(w, 16).ok();
     text.lines()
         .filter_map(|line| {
+            let (line, check) = line.rsplit_once(" #")?;
+            if hex(check)? != crate::figures::fnv1a64(line.as_bytes()) {
+                return None;
+            }
             let (key, results) = line.split_once(" = ")?;
             let mut words = key.split(' ');
             let name = words.next()?.to_string();
@@ -214,12 +223,27 @@ mod tests {
             results(0.1 + 0.2).values().to_vec(),
         );
         let mut text = to_text(&runs);
-        text.push_str("slow-start zz = 1 2\nbroken line\nslow-start 1 = 3 x\n");
+        // A line cut short, lines that do not parse, a line whose check
+        // does not match.
+        let cut = text.trim_end().rsplit_once(' ').unwrap().0.to_string();
+        text.push_str(&format!(
+            "{cut}\nslow-start zz = 1 2\nbroken line\nslow-start 1 = 3 x\n"
+        ));
+        text.push_str(
+            &text
+                .replacen("slow-start", "slow-start-2", 1)
+                .lines()
+                .next()
+                .unwrap()
+                .replace(" = ", " = 0 "),
+        );
+        text.push('\n');
         let back = parse(&text);
         assert_eq!(back.len(), 1);
         let (k, v) = back.iter().next().unwrap();
         assert_eq!(k, runs.keys().next().unwrap());
         let want = results(0.1 + 0.2).values();
+        assert_eq!(v.len(), want.len());
         assert!(v.iter().zip(want).all(|(a, b)| a.to_bits() == b.to_bits()));
     }
 }
