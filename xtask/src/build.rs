@@ -29,7 +29,7 @@ pub fn all() -> Result<Vec<Transfer>> {
 /// The site, with its size report but not the bundle's ceiling (`serve`
 /// warns about that instead of refusing to serve).
 pub fn site() -> Result<Vec<Transfer>> {
-    inputs()?;
+    preprocessor_compiling_beside(inputs)?;
     book()?;
     let report = page_transfer("slow-start.html")?;
     print_transfer("slow-start.html", &report);
@@ -43,6 +43,35 @@ pub fn inputs() -> Result {
     preset_values()?;
     widgets()?;
     katex_assets()
+}
+
+/// Runs `work` while the book's preprocessor compiles in a second process,
+/// into the target folder and profile `book.toml`'s `cargo run` uses, so
+/// that `mdbook build` finds it built. The wasm build spends long stretches
+/// on one core (fat LTO in one codegen unit, then wasm-opt); the
+/// preprocessor's compile fills the other.
+pub fn preprocessor_compiling_beside(work: impl FnOnce() -> Result) -> Result {
+    let mut c = sh::cmd("cargo");
+    c.args(["build", "--quiet", "--locked", "--profile", "tools"])
+        .arg("--target-dir")
+        .arg(sh::root().join("target/tools-build"))
+        .args(["--package", "mdbook-widgets"]);
+    println!(
+        "$ cargo build --quiet --locked --profile tools --target-dir target/tools-build --package mdbook-widgets (beside the widgets)"
+    );
+    let mut child = c
+        .spawn()
+        .map_err(|e| format!("could not start the preprocessor's build: {e}"))?;
+    let done = work();
+    let status = child.wait().map_err(|e| e.to_string())?;
+    done?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the preprocessor (widgets/preprocessor) did not compile ({status})"
+        ))
+    }
 }
 
 /// The widget bundle and the files around it in `src/embed/`.

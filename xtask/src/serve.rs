@@ -38,7 +38,7 @@ pub fn run() -> Result {
     tools::ensure(Need::Build)?;
     // The generated inputs only: `mdbook serve` builds the book itself
     // before it serves, and a second build here would double the wait.
-    build::inputs()?;
+    build::preprocessor_compiling_beside(build::inputs)?;
     let mut c = sh::cmd("mdbook");
     c.args([
         "serve",

@@ -7,12 +7,13 @@
 //! 2. `cargo test --workspace`: sim-core's packet-level, property and unit
 //!    tests, the widget spec, the widgets' native tests, and the preprocessor,
 //!    including a real `mdbook build` that must reject bad directives.
-//! 3. At the same time, in a second process, the site, built exactly as
-//!    `cargo xtask build` does (which fails when the widget bundle is over
-//!    its ceiling or links a banned function). Its wasm and the preprocessor
-//!    build in target folders of their own, so neither waits for the other's
-//!    lock; on two cores each fills the other's single-threaded stretches
-//!    (linking the wasm, wasm-opt, mdBook, test binaries run one by one).
+//! 3. From before the gates on, in a second process, the site, built
+//!    exactly as `cargo xtask build` does (which fails when the widget
+//!    bundle is over its ceiling or links a banned function). Its wasm and
+//!    the preprocessor build in target folders of their own, so nothing
+//!    waits for another's lock; on two cores each fills the others'
+//!    single-threaded stretches (fat LTO of the wasm, wasm-opt, linking,
+//!    test binaries run one by one).
 //! 4. Check the built output (`cargo xtask check-output`): no loads from
 //!    other hosts, pages under 1 MB, every widget's embed files. Cheaper than
 //!    a browser and names every offending file.
@@ -38,11 +39,21 @@ pub fn run() -> Result {
     steps.time("install what is missing", || {
         tools::ensure(Need::Everything)
     })?;
-    steps.time("gates: fmt, clippy, rustdoc", gates)?;
-    steps.time(
-        "cargo test --workspace + site build",
-        tests_beside_the_build,
-    )?;
+    // The site builds from here on, in a second process, while the gates
+    // and `cargo test` run.
+    let mut site = SiteBuild::start()?;
+    if let Err(e) = steps.time("gates: fmt, clippy, rustdoc", gates) {
+        site.stop();
+        return Err(e);
+    }
+    let tests = steps.time("cargo test --workspace", || {
+        let mut cargo = sh::cmd("cargo");
+        cargo.args(["test", "--workspace", "--locked"]);
+        sh::run(cargo)
+    });
+    let built = steps.time("site build (its rest, after the tests)", || site.wait());
+    tests?;
+    built?;
     steps.time("check-output", || {
         check_output::run(&sh::root().join("book"))
     })?;
@@ -110,53 +121,73 @@ pub fn gates() -> Result {
     sh::run(doc)
 }
 
+/// The site, built exactly as `cargo xtask build` builds it, by a copy of
+/// this binary (`cargo test --workspace` rebuilds xtask in place) in a
+/// child process whose output goes to `target/test-times/site-build.log`,
+/// printed when it ends (interleaved with the gates' and the tests', it
+/// would be unreadable). Its wasm and its preprocessor build in target
+/// folders of their own, so neither waits for the tests' lock.
+struct SiteBuild {
+    child: std::process::Child,
+    log: std::path::PathBuf,
+    started: Instant,
+}
+
+impl SiteBuild {
+    fn start() -> Result<SiteBuild> {
+        let times = sh::root().join("target/test-times");
+        std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
+        let log_path = times.join("site-build.log");
+        let log =
+            std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+        let err = log.try_clone().map_err(|e| e.to_string())?;
+        let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
+        let copy = times.join("xtask-build");
+        std::fs::copy(&exe, &copy).map_err(|e| format!("copying {}: {e}", exe.display()))?;
+        let mut build = sh::cmd(copy.to_str().expect("a UTF-8 path"));
+        build.arg("build-site").stdout(log).stderr(err);
+        println!(
+            "$ cargo xtask build > {} (beside the gates and the tests)",
+            log_path.display()
+        );
+        let child = build
+            .spawn()
+            .map_err(|e| format!("could not start the site build: {e}"))?;
+        Ok(SiteBuild {
+            child,
+            log: log_path,
+            started: Instant::now(),
+        })
+    }
+
+    /// After a failed gate: the build's result would not be looked at.
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    fn wait(&mut self) -> Result {
+        let status = self.child.wait().map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        println!(
+            "\n--- site build ({:.0} s from its start) ---\n{text}--- end of site build ---",
+            self.started.elapsed().as_secs_f64()
+        );
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the site build failed ({status}): see above, or {}",
+                self.log.display()
+            ))
+        }
+    }
+}
+
 /// Two test files at a time: each has its own browser and server, and
 /// much of a test is waiting (for a frame, a run, a page), so two overlap
 /// well on two cores. The default TAP report goes to the terminal; a second
 /// reporter (`tests/support/file-times.mjs`) sums each file's time.
-/// `cargo test --workspace` here, and `cargo xtask build` in a child process
-/// whose output goes to `target/test-times/site-build.log`, printed when it
-/// ends (interleaved, the two would be unreadable).
-fn tests_beside_the_build() -> Result {
-    let times = sh::root().join("target/test-times");
-    std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
-    let log_path = times.join("site-build.log");
-    let log =
-        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-    let err = log.try_clone().map_err(|e| e.to_string())?;
-    let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
-    // A copy of this binary: `cargo test --workspace` rebuilds xtask in place.
-    let copy = times.join("xtask-build");
-    std::fs::copy(&exe, &copy).map_err(|e| format!("copying {}: {e}", exe.display()))?;
-    let mut build = sh::cmd(copy.to_str().expect("a UTF-8 path"));
-    build.arg("build-site").stdout(log).stderr(err);
-    println!(
-        "$ cargo xtask build > {} (beside the tests)",
-        log_path.display()
-    );
-    let started = Instant::now();
-    let mut child = build
-        .spawn()
-        .map_err(|e| format!("could not start the site build: {e}"))?;
-    let mut cargo = sh::cmd("cargo");
-    cargo.args(["test", "--workspace", "--locked"]);
-    let tests = sh::run(cargo);
-    let status = child.wait().map_err(|e| e.to_string())?;
-    let text = std::fs::read_to_string(&log_path).unwrap_or_default();
-    println!(
-        "\n--- site build ({:.0} s from its start) ---\n{text}--- end of site build ---",
-        started.elapsed().as_secs_f64()
-    );
-    tests?;
-    if !status.success() {
-        return Err(format!(
-            "the site build failed ({status}): see above, or {}",
-            log_path.display()
-        ));
-    }
-    Ok(())
-}
-
 fn browser_tests() -> Result {
     let times = sh::root().join("target/test-times");
     std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
