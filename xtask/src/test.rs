@@ -19,7 +19,8 @@
 //!    a browser and names every offending file.
 //! 5. Browser tests (`node --test tests/`) with playwright-core driving
 //!    Debian's Chromium against the built book on a local static server.
-//! 6. The widgets inside real wiki engines (`cargo xtask check-wikis`): small
+//! 6. Beside the browser tests, in a second process, the widgets inside
+//!    real wiki engines (`cargo xtask check-wikis`): small
 //!    MkDocs-Material and VitePress sites from pinned packages, about a
 //!    minute with their installs.
 //!
@@ -41,7 +42,7 @@ pub fn run() -> Result {
     })?;
     // The site builds from here on, in a second process, while the gates
     // and `cargo test` run.
-    let mut site = SiteBuild::start()?;
+    let mut site = Beside::start("the site build", &["build-site"], "site-build.log")?;
     if let Err(e) = steps.time("gates: fmt, clippy, rustdoc", gates) {
         site.stop();
         return Err(e);
@@ -57,9 +58,16 @@ pub fn run() -> Result {
     steps.time("check-output", || {
         check_output::run(&sh::root().join("book"))
     })?;
-    steps.time("browser tests", browser_tests)?;
-    steps.time("wiki engines", || {
-        crate::wikis::check(&sh::root().join("book"))
+    // The wiki engines' check (installs, two site builds, a browser) runs
+    // beside the browser tests: much of each is waiting.
+    let mut wikis = Beside::start("the wiki engines", &["check-wikis"], "wikis.log")?;
+    let browser = steps.time("browser tests", browser_tests);
+    if browser.is_err() {
+        wikis.stop();
+    }
+    browser?;
+    steps.time("wiki engines (their rest, after the browser tests)", || {
+        wikis.wait()
     })?;
     steps.print();
     println!("\nxtask: all tests passed");
@@ -121,46 +129,54 @@ pub fn gates() -> Result {
     sh::run(doc)
 }
 
-/// The site, built exactly as `cargo xtask build` builds it, by a copy of
-/// this binary (`cargo test --workspace` rebuilds xtask in place) in a
-/// child process whose output goes to `target/test-times/site-build.log`,
-/// printed when it ends (interleaved with the gates' and the tests', it
-/// would be unreadable). Its wasm and its preprocessor build in target
-/// folders of their own, so neither waits for the tests' lock.
-struct SiteBuild {
+/// A step of `cargo xtask test` run beside others: this binary's
+/// subcommand `args`, by a copy of it (`cargo test --workspace` rebuilds
+/// xtask in place), in a child process whose output goes to
+/// `target/test-times/<log>`, printed when it ends (interleaved with the
+/// other steps' output, it would be unreadable). The site build runs so
+/// beside the gates and `cargo test` (its wasm and its preprocessor build in
+/// target folders of their own, so neither waits for the tests' lock), the
+/// wiki engines beside the browser tests.
+struct Beside {
+    what: &'static str,
     child: std::process::Child,
     log: std::path::PathBuf,
     started: Instant,
 }
 
-impl SiteBuild {
-    fn start() -> Result<SiteBuild> {
+impl Beside {
+    fn start(what: &'static str, args: &[&str], log: &str) -> Result<Beside> {
         let times = sh::root().join("target/test-times");
         std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
-        let log_path = times.join("site-build.log");
-        let log =
+        let log_path = times.join(log);
+        let out =
             std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-        let err = log.try_clone().map_err(|e| e.to_string())?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
         let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
-        let copy = times.join("xtask-build");
+        let copy = times.join(format!("xtask-{}", args[0]));
         std::fs::copy(&exe, &copy).map_err(|e| format!("copying {}: {e}", exe.display()))?;
-        let mut build = sh::cmd(copy.to_str().expect("a UTF-8 path"));
-        build.arg("build-site").stdout(log).stderr(err);
+        let mut c = sh::cmd(copy.to_str().expect("a UTF-8 path"));
+        c.args(args)
+            .env("BOOK_DIR", sh::root().join("book"))
+            .stdout(out)
+            .stderr(err);
         println!(
-            "$ cargo xtask build > {} (beside the gates and the tests)",
+            "$ cargo xtask {} > {} (beside the next steps)",
+            args.join(" "),
             log_path.display()
         );
-        let child = build
+        let child = c
             .spawn()
-            .map_err(|e| format!("could not start the site build: {e}"))?;
-        Ok(SiteBuild {
+            .map_err(|e| format!("could not start {what}: {e}"))?;
+        Ok(Beside {
+            what,
             child,
             log: log_path,
             started: Instant::now(),
         })
     }
 
-    /// After a failed gate: the build's result would not be looked at.
+    /// After a failed step: the result would not be looked at.
     fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -170,30 +186,34 @@ impl SiteBuild {
         let status = self.child.wait().map_err(|e| e.to_string())?;
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         println!(
-            "\n--- site build ({:.0} s from its start) ---\n{text}--- end of site build ---",
-            self.started.elapsed().as_secs_f64()
+            "\n--- {} ({:.0} s from its start) ---\n{text}--- end of {} ---",
+            self.what,
+            self.started.elapsed().as_secs_f64(),
+            self.what
         );
         if status.success() {
             Ok(())
         } else {
             Err(format!(
-                "the site build failed ({status}): see above, or {}",
+                "{} failed ({status}): see above, or {}",
+                self.what,
                 self.log.display()
             ))
         }
     }
 }
 
-/// Two test files at a time: each has its own browser and server, and
-/// much of a test is waiting (for a frame, a run, a page), so two overlap
-/// well on two cores. The default TAP report goes to the terminal; a second
+/// Three test files at a time: each has its own browser and server, and
+/// much of a test is waiting (for a frame, a run, a page, a fixed pause),
+/// so three keep two cores busier than two did (CI: the browser step's
+/// share of idle CPU). The default TAP report goes to the terminal; a second
 /// reporter (`tests/support/file-times.mjs`) sums each file's time.
 fn browser_tests() -> Result {
     let times = sh::root().join("target/test-times");
     std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
     let report = times.join("browser.txt");
     let mut node = sh::cmd("node");
-    node.args(["--test", "--test-concurrency=2"])
+    node.args(["--test", "--test-concurrency=3"])
         .args(["--test-reporter=tap", "--test-reporter-destination=stdout"])
         .arg("--test-reporter=./tests/support/file-times.mjs")
         .arg(format!("--test-reporter-destination={}", report.display()))
