@@ -44,14 +44,17 @@ export class Widget {
   }
 
   /// Waits until the run is simulated: its completion readout is there
-  /// (under "Details", closed by default).
-  waitSimulated(timeout = 10000) {
+  /// (under "Details", closed by default). The default bound is a minute:
+  /// a chapter page simulates all its widgets at once, and on a busy
+  /// machine that may take tens of seconds. A wait, not a speed target
+  /// (those are `cargo xtask bench`'s): it returns as soon as the run is in.
+  waitSimulated(timeout = 60000) {
     return this.scope.waitForSelector(this.css('[data-readout="completion"]'), { timeout, state: "attached" });
   }
 
   /// Waits until the widget answers input: its runs are simulated and Play
   /// is enabled.
-  waitInteractive(timeout) {
+  waitInteractive(timeout = 60000) {
     return this.locator(".tw-play:enabled").waitFor({ timeout });
   }
 

@@ -203,17 +203,17 @@ impl Beside {
     }
 }
 
-/// Three test files at a time: each has its own browser and server, and
-/// much of a test is waiting (for a frame, a run, a page, a fixed pause),
-/// so three keep two cores busier than two did (CI: the browser step's
-/// share of idle CPU). The default TAP report goes to the terminal; a second
+/// Two test files at a time: each has its own browser and server, and
+/// much of a test is waiting (for a frame, a run, a page), so two overlap
+/// well on two cores (three were no faster on CI's two cores, and slowed
+/// a chapter's load past its wait). The default TAP report goes to the terminal; a second
 /// reporter (`tests/support/file-times.mjs`) sums each file's time.
 fn browser_tests() -> Result {
     let times = sh::root().join("target/test-times");
     std::fs::create_dir_all(&times).map_err(|e| format!("{}: {e}", times.display()))?;
     let report = times.join("browser.txt");
     let mut node = sh::cmd("node");
-    node.args(["--test", "--test-concurrency=3"])
+    node.args(["--test", "--test-concurrency=2"])
         .args(["--test-reporter=tap", "--test-reporter-destination=stdout"])
         .arg("--test-reporter=./tests/support/file-times.mjs")
         .arg(format!("--test-reporter-destination={}", report.display()))
