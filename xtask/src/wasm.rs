@@ -73,6 +73,11 @@ pub fn build() -> Result {
         println!("xtask: the wasm is unchanged; keeping {}", wasm.display());
         return Ok(());
     }
+    // The outputs are about to change: until they are all made from this
+    // input, no stamp may say they were (a build that fails half way, on a
+    // banned function say, leaves bindgen's output of the failing wasm,
+    // which the next build must not take for the stamped one's).
+    let _ = fs::remove_file(&stamp);
     let mut bindgen = sh::cmd("wasm-bindgen");
     bindgen
         .arg(&linked)
