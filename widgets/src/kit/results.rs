@@ -279,45 +279,25 @@ impl Results {
     /// The figures back from [`Results::values`] (the build's run cache
     /// stores them so).
     pub fn from_values(v: [f64; 18]) -> Results {
-        let [
-            completion_ms,
-            rtts,
-            round_trips,
-            first_flight_bytes,
-            first_flight_segments,
-            retransmits,
-            goodput_mbps,
-            max_cwnd,
-            last_transfer_ms,
-            cached_ssthresh,
-            last_cached_ssthresh,
-            later_connections_ms,
-            all_flows_mbps,
-            max_rtt_ms,
-            slowest_exchange_ms,
-            slowest_later_exchange_ms,
-            exchange_bytes,
-            first_exchange_ms,
-        ] = v;
         Results {
-            completion_ms,
-            rtts,
-            round_trips,
-            first_flight_bytes,
-            first_flight_segments,
-            retransmits,
-            goodput_mbps,
-            max_cwnd,
-            last_transfer_ms,
-            cached_ssthresh,
-            last_cached_ssthresh,
-            later_connections_ms,
-            all_flows_mbps,
-            max_rtt_ms,
-            slowest_exchange_ms,
-            slowest_later_exchange_ms,
-            exchange_bytes,
-            first_exchange_ms,
+            completion_ms: v[0],
+            rtts: v[1],
+            round_trips: v[2],
+            first_flight_bytes: v[3],
+            first_flight_segments: v[4],
+            retransmits: v[5],
+            goodput_mbps: v[6],
+            max_cwnd: v[7],
+            last_transfer_ms: v[8],
+            cached_ssthresh: v[9],
+            last_cached_ssthresh: v[10],
+            later_connections_ms: v[11],
+            all_flows_mbps: v[12],
+            max_rtt_ms: v[13],
+            slowest_exchange_ms: v[14],
+            slowest_later_exchange_ms: v[15],
+            exchange_bytes: v[16],
+            first_exchange_ms: v[17],
         }
     }
 
@@ -372,6 +352,12 @@ fn field(out: &mut String, name: &str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn from_values_gives_back_every_figure_in_order() {
+        let v: [f64; 18] = std::array::from_fn(|i| i as f64 + 0.5);
+        assert_eq!(Results::from_values(v).values(), v);
+    }
+
     use super::*;
     use sim_core::analysis;
 
