@@ -33,6 +33,7 @@ pub mod segment;
 pub mod sim;
 pub mod tcp;
 pub mod time;
+pub mod timer_wheel;
 pub mod trace;
 pub mod units;
 pub mod writer;

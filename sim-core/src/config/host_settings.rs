@@ -30,6 +30,7 @@ use super::{
 use crate::cc::Algorithm;
 use crate::tcp::metrics::MetricsConfig;
 use crate::tcp::receive_window::tcp_select_initial_window;
+use crate::timer_wheel::{Hz, TimerWheel};
 
 /// Setters that only record what was set: each line `fn name(arg: T) =>
 /// field = value;` is `pub fn name(&mut self, arg: T) { self.field = value; }`.
@@ -326,6 +327,12 @@ impl HostSettings {
         fn set_syn_linear_timeouts(n: u32) => behaviour.syn_linear_timeouts = n;
         /// Quick replies that make a connection interactive (5.1 to 5.18: 3).
         fn set_pingpong_thresh(n: u32) => behaviour.pingpong_thresh = n;
+        /// The timer wheel (4.8+ rounds a timer's expiry up).
+        fn set_timer_wheel(v: TimerWheel) => behaviour.timer_wheel = v;
+        /// `CONFIG_HZ`.
+        fn set_hz(v: Hz) => behaviour.hz = v;
+        /// The delayed ACK waits at most `TCP_DELACK_MAX` (5.10+).
+        fn set_delack_max_cap(on: bool) => behaviour.delack_max_cap = on;
 
         /// One answer per 500 ms to out-of-window segments without data (4.0+).
         fn set_oow_rate_limit(on: bool) => behaviour.oow_rate_limit = on;

@@ -23,6 +23,7 @@
 //! distribution kernel where the seed's host ran one.
 
 use super::{PAGE_SIZE, Sysctls, TCP_SYN_RETRIES};
+use crate::timer_wheel::{Hz, TimerWheel};
 
 /// A Linux kernel a host can run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -234,6 +235,19 @@ impl Kernel {
             // seeds the estimator from them (`tcp_init_metrics` reading
             // `RTAX_RTT` and `RTAX_RTTVAR`).
             cached_rtt_seeds_estimator: self == Kernel::V2_6_32,
+            // 500462a9de65 "timers: Switch to a non-cascading wheel" (4.8);
+            // timer slack came in 2.6.34, after vanilla 2.6.32.
+            timer_wheel: match self {
+                Kernel::V2_6_32 => TimerWheel::Cascading,
+                Kernel::V3_10 => TimerWheel::CascadingSlack,
+                _ => TimerWheel::RoundsUp,
+            },
+            // CONFIG_HZ=1000 on RHEL/CentOS and Fedora, the seeds' hosts;
+            // Debian and Ubuntu build with 250.
+            hz: Hz::DEFAULT,
+            // "tcp: add TCP_BPF_DELACK_MAX and TCP_BPF_RTO_MIN options"
+            // (5.10): `icsk_delack_max`, TCP_DELACK_MAX unless BPF lowers it.
+            delack_max_cap: !old,
         }
     }
 }
@@ -323,6 +337,14 @@ pub struct Behaviour {
     /// of data received, `inet_csk_inc_pingpong_cnt`) make the connection
     /// interactive, so that it stops quick-ACKing (`tcp_in_quickack_mode`).
     pub pingpong_thresh: u32,
+    /// The timer wheel: whether a jiffies timer (the delayed ACK's) runs on
+    /// its expiry tick or rounds up past it (`crate::timer_wheel`).
+    pub timer_wheel: TimerWheel,
+    /// `CONFIG_HZ`: the tick the delayed-ACK timer is armed and run in.
+    pub hz: Hz,
+    /// `icsk_delack_max` (5.10+): the delayed ACK waits at most
+    /// `TCP_DELACK_MAX` (200 ms), not HZ/2, outside ping-pong too.
+    pub delack_max_cap: bool,
 }
 
 impl Behaviour {
@@ -356,6 +378,10 @@ impl Behaviour {
             spurious_syn_undo: true,
             pingpong_thresh: 1,
             cached_rtt_seeds_estimator: false,
+            // The model ran timers on their expiry tick.
+            timer_wheel: TimerWheel::Cascading,
+            hz: Hz::DEFAULT,
+            delack_max_cap: false,
         }
     }
 }

@@ -10,6 +10,7 @@ use super::{FileError, Value, err};
 use crate::config::{
     Frto, HostSettings, InitialRwnd, NotsentLowat, OfoGrowth, SendSkbs, Tlp, TsoSize, TxSkbHead,
 };
+use crate::timer_wheel::{Hz, TimerWheel};
 
 /// The switches a `[HOST.behaviour]` table takes, one per field of
 /// `Behaviour`.
@@ -32,6 +33,9 @@ pub const SWITCHES: &[&str] = &[
     "notsent_lowat",
     "pingpong_thresh",
     "cached_rtt_seeds_estimator",
+    "timer_wheel",
+    "hz",
+    "delack_max_cap",
 ];
 
 /// Sets one switch.
@@ -76,6 +80,16 @@ pub(super) fn set_switch(
                 .ok_or_else(|| err(key, "must be a count from 1 to 255"))?,
         ),
         "cached_rtt_seeds_estimator" => s.set_cached_rtt_seeds_estimator(flag(key, v)?),
+        "delack_max_cap" => s.set_delack_max_cap(flag(key, v)?),
+        "timer_wheel" => {
+            s.set_timer_wheel(named(key, v, &TimerWheel::NAMES, TimerWheel::from_name)?)
+        }
+        "hz" => s.set_hz(
+            u32::try_from(int(key, v)?)
+                .ok()
+                .and_then(Hz::new)
+                .ok_or_else(|| err(key, "must be 100, 250, 300 or 1000 (CONFIG_HZ)"))?,
+        ),
         other => {
             return Err(err(
                 key,

@@ -92,6 +92,9 @@ fn behaviour_lines(b: &Behaviour) -> String {
         notsent_lowat,
         pingpong_thresh,
         cached_rtt_seeds_estimator,
+        timer_wheel,
+        hz,
+        delack_max_cap,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
@@ -101,7 +104,8 @@ fn behaviour_lines(b: &Behaviour) -> String {
          rcvbuf_fixup = {}\nsyn_linear_timeouts = {}\noow_rate_limit = {}\n\
          spurious_syn_undo = {}\ntx_skb_head = \"{}\"\ntso_size = \"{}\"\n\
          check_space_on_send = {}\nnotsent_lowat = \"{}\"\npingpong_thresh = {}\n\
-         cached_rtt_seeds_estimator = {}\n",
+         cached_rtt_seeds_estimator = {}\ntimer_wheel = \"{}\"\nhz = {}\n\
+         delack_max_cap = {}\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -120,6 +124,9 @@ fn behaviour_lines(b: &Behaviour) -> String {
         notsent_lowat.name(),
         pingpong_thresh,
         flag(cached_rtt_seeds_estimator),
+        timer_wheel.name(),
+        hz.get(),
+        flag(delack_max_cap),
     )
 }
 

@@ -29,11 +29,17 @@
 //!  delayed-ACK timer fires ─► ping-pong: leave it, ato = 40 ms   tcp_delack_timer_handler
 //!                             otherwise: ato = min(2·ato, rto)
 //!  the timer is armed for min(ato, max(srtt, 40 ms), 200 ms in ping-pong or
-//!  with PUSHED set, 500 ms otherwise)                          tcp_send_delayed_ack
+//!  with PUSHED set, 500 ms otherwise; 200 ms at most on 5.10+) tcp_send_delayed_ack
+//!  at jiffies + that, and runs on the tick the era's timer wheel gives it
+//!  (crate::timer_wheel: the expiry tick before 4.8, one past it since)
 //! ```
+//!
+//! Simplification: `ato` is kept in nanoseconds and becomes whole ticks (rounded
+//! down; srtt rounded up, as `usecs_to_jiffies`) only when the timer is armed.
 
 pub use crate::config::DelayedAck;
-use crate::time::{JIFFY_NS, SimDuration, SimTime, jiffies};
+use crate::time::{SimDuration, SimTime};
+use crate::timer_wheel::{Hz, TimerWheel};
 
 /// `TCP_MAX_QUICKACKS` (include/net/tcp.h).
 pub const TCP_MAX_QUICKACKS: u32 = 16;
@@ -97,7 +103,17 @@ pub struct AckPolicy {
     /// The socket's retransmission timeout and smoothed RTT, which bound ato.
     rto: SimDuration,
     srtt: Option<SimDuration>,
+    /// When the armed delayed-ACK timer runs (the wheel's tick).
     deadline: Option<SimTime>,
+    /// `icsk_ack.timeout`: the armed timer's expiry in jiffies, before the
+    /// wheel rounds it.
+    expires: u64,
+    /// The host's tick and timer wheel.
+    hz: Hz,
+    wheel: TimerWheel,
+    /// `icsk_delack_max` (5.10+): the timer never waits more than
+    /// `TCP_DELACK_MAX`, even outside ping-pong.
+    delack_max_cap: bool,
     /// `icsk_ack.rcv_mss`: the peer's segment size as this receiver guesses it.
     rcv_mss: u32,
     /// `icsk_ack.last_seg_size`: the last short segment, less its header.
@@ -125,6 +141,10 @@ impl AckPolicy {
             rto: crate::config::TCP_TIMEOUT_INIT,
             srtt: None,
             deadline: None,
+            expires: 0,
+            hz: Hz::DEFAULT,
+            wheel: TimerWheel::Cascading,
+            delack_max_cap: false,
             rcv_mss: TCP_MSS_DEFAULT,
             last_seg_size: 0,
             scheduled: false,
@@ -136,6 +156,15 @@ impl AckPolicy {
     /// The kernel's `TCP_PINGPONG_THRESH` (3 on 5.1 to 5.18).
     pub fn with_pingpong_thresh(mut self, thresh: u32) -> Self {
         self.pingpong_thresh = thresh.max(1);
+        self
+    }
+
+    /// The host's tick and timer wheel, and whether it caps the timer at
+    /// `TCP_DELACK_MAX` (`icsk_delack_max`, 5.10+).
+    pub fn with_timer(mut self, hz: Hz, wheel: TimerWheel, delack_max_cap: bool) -> Self {
+        self.hz = hz;
+        self.wheel = wheel;
+        self.delack_max_cap = delack_max_cap;
         self
     }
 
@@ -270,23 +299,32 @@ impl AckPolicy {
         self.deadline
     }
 
-    /// How long the delayed-ACK timer waits (`tcp_send_delayed_ack`).
-    fn timeout(&self) -> SimDuration {
-        match self.mode {
-            DelayedAck::Fixed(d) => d,
-            _ if self.ato > TCP_DELACK_MIN => {
-                let mut max_ato = if self.pingpong >= self.pingpong_thresh || self.pushed {
-                    TCP_DELACK_MAX
-                } else {
-                    DELACK_MAX_BULK
-                };
-                if let Some(srtt) = self.srtt {
-                    max_ato = max_ato.min(srtt.max(TCP_DELACK_MIN));
-                }
-                self.ato.min(max_ato)
+    /// How many ticks the delayed-ACK timer waits (`tcp_send_delayed_ack`):
+    /// ato, bounded by max(srtt, `TCP_DELACK_MIN`) and by `TCP_DELACK_MAX` in
+    /// ping-pong or after a pushed segment, HZ/2 otherwise; then, on 5.10+,
+    /// by `icsk_delack_max` (`TCP_DELACK_MAX`).
+    fn timeout_ticks(&self) -> u64 {
+        let hz = self.hz;
+        let ato = hz.ticks_floor(self.ato);
+        let delack_min = hz.ticks_floor(TCP_DELACK_MIN);
+        let delack_max = hz.ticks_floor(TCP_DELACK_MAX);
+        let mut ato = if ato > delack_min {
+            let mut max_ato = if self.in_pingpong_mode() || self.pushed {
+                delack_max
+            } else {
+                hz.ticks_floor(DELACK_MAX_BULK)
+            };
+            if let Some(srtt) = self.srtt {
+                max_ato = max_ato.min(hz.ticks_ceil(srtt).max(delack_min));
             }
-            _ => self.ato,
+            ato.min(max_ato)
+        } else {
+            ato
+        };
+        if self.delack_max_cap {
+            ato = ato.min(delack_max);
         }
+        ato
     }
 
     /// `tcp_in_quickack_mode`.
@@ -326,28 +364,35 @@ impl AckPolicy {
     }
 
     /// `tcp_send_delayed_ack`: arm the timer, or keep an earlier deadline.
-    /// Linux counts in jiffies: the timer is due at `jiffies + ato`, and the
-    /// timer wheel runs it on that tick, so the wait is a little less than
-    /// ato when the segment arrived between two ticks.
+    /// Linux counts in jiffies: the timer expires at `jiffies + ato`, and the
+    /// era's timer wheel decides the tick it runs on ([`TimerWheel`]).
     fn tcp_send_delayed_ack(&mut self, now: SimTime) -> AckDecision {
-        let ato = self.timeout();
-        let start = match self.mode {
-            DelayedAck::Linux => SimTime(jiffies(now) * JIFFY_NS),
-            _ => now,
-        };
-        match self.deadline {
-            // A timer about to fire (within ato/4) means ACK now.
-            Some(t) if self.mode == DelayedAck::Linux && t <= start + SimDuration(ato.0 / 4) => {
-                AckDecision::Now
+        if let DelayedAck::Fixed(d) = self.mode {
+            // Other stacks' fixed timers: exact, and an armed one is kept.
+            let t = *self.deadline.get_or_insert(now + d);
+            return AckDecision::Delay(t);
+        }
+        let ato = self.timeout_ticks();
+        let jiffies = self.hz.jiffies(now);
+        let mut timeout = jiffies + ato;
+        if self.deadline.is_some() {
+            // A timer about to expire (within ato/4) means ACK now.
+            if self.expires <= jiffies + ato / 4 {
+                return AckDecision::Now;
             }
-            // Keep the earlier deadline.
-            Some(t) => AckDecision::Delay(t),
-            None => {
-                let t = start + ato;
-                self.deadline = Some(t);
-                AckDecision::Delay(t)
+            // An earlier expiry stands; a later one is not taken.
+            if timeout >= self.expires {
+                timeout = self.expires;
             }
         }
+        if self.deadline.is_none() || timeout != self.expires {
+            // sk_reset_timer → mod_timer: the wheel places the new expiry
+            // (mod_timer leaves a pending timer with the same expiry alone).
+            let runs_on = self.wheel.runs_on(jiffies, timeout);
+            self.deadline = Some(self.hz.tick_start(runs_on));
+            self.expires = timeout;
+        }
+        AckDecision::Delay(self.deadline.expect("armed above"))
     }
 
     /// `tcp_event_data_recv` then `__tcp_ack_snd_check` for in-order data,
@@ -396,8 +441,8 @@ impl AckPolicy {
     /// arrives in the tick of this host's previous send does not count, the coarseness for which
     /// 4d8f24eeedc5 went back to 1.
     pub fn on_data_sent(&mut self, now: SimTime) {
-        let first_reply =
-            self.pingpong_thresh == 1 || jiffies(self.lsndtime) < jiffies(self.lrcvtime);
+        let first_reply = self.pingpong_thresh == 1
+            || self.hz.jiffies(self.lsndtime) < self.hz.jiffies(self.lrcvtime);
         self.lsndtime = now;
         if self.mode == DelayedAck::Linux
             && self.started

@@ -350,7 +350,12 @@ impl Socket {
                 cfg.receiver.quickack,
                 cfg.behaviour.ack_pushed_full_segment,
             )
-            .with_pingpong_thresh(cfg.behaviour.pingpong_thresh),
+            .with_pingpong_thresh(cfg.behaviour.pingpong_thresh)
+            .with_timer(
+                cfg.behaviour.hz,
+                cfg.behaviour.timer_wheel,
+                cfg.behaviour.delack_max_cap,
+            ),
             app_received: 0,
             reader: Reader::new(cfg.receiver.read_rate, cfg.receiver.read_pause),
         }

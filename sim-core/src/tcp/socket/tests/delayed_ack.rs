@@ -75,9 +75,9 @@ fn once_quick_acks_are_used_up_a_single_segment_waits_40ms() {
 }
 
 #[test]
-fn the_timer_runs_on_the_tick_so_a_segment_between_ticks_waits_less_than_40ms() {
-    // tcp_send_delayed_ack: timeout = jiffies + ato, and the timer wheel runs
-    // the handler on that tick. A segment at 27.6 ms arrives in jiffy 27
+fn on_the_cascading_wheel_a_segment_between_ticks_waits_less_than_40ms() {
+    // tcp_send_delayed_ack: timeout = jiffies + ato, and the pre-4.8 timer
+    // wheel (the model's default behaviour) runs the handler on that tick. A segment at 27.6 ms arrives in jiffy 27
     // (HZ = 1000), so its ACK leaves at 67 ms: 39.4 ms later, not 40.
     let mut tcp = established();
     quick_acked(&mut tcp, 16);

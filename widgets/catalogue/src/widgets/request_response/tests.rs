@@ -84,18 +84,20 @@ fn by_default_the_first_exchange_is_quick_and_the_other_nine_wait_for_the_timer(
     // body, then the reply: two round trips.
     assert!((2.0..2.1).contains(&ms[0]), "{ms:?}");
     // Then the server is in ping-pong mode: its ACK of the header waits for
-    // the timer (40 jiffies from the header's jiffy), and the body with it.
+    // the timer (40 jiffies from the header's jiffy, run one tick past it by
+    // today's wheel), and the body with it: two round trips and 40–41 ms.
     for later in &ms[1..] {
-        assert!((41.0..42.1).contains(later), "{ms:?}");
+        assert!((42.0..=43.1).contains(later), "{ms:?}");
     }
     // Nagle holds the 1000-byte body, on the client, once per exchange.
     let h = holds(&r);
     assert_eq!(h.len(), 10, "{h:?}");
     assert!(h.iter().all(|&hold| hold == (Side::Client, "nagle", 1000)));
-    // The server's timer: nine of them, each within one jiffy of 40 ms.
+    // The server's timer: nine of them, each more than 40 ms and at most one
+    // jiffy more (calc_index never runs a timer early).
     let waits = delack_waits_ms(&r, Side::Server);
     assert_eq!(waits.len(), 9, "{waits:?}");
-    assert!(waits.iter().all(|w| (39.0..=40.0).contains(w)), "{waits:?}");
+    assert!(waits.iter().all(|w| *w > 40.0 && *w <= 41.0), "{waits:?}");
 }
 
 #[test]
