@@ -229,6 +229,37 @@ fn a_pushed_segment_caps_the_delayed_ack_at_200ms() {
 }
 
 #[test]
+fn since_5_10_bulk_data_waits_200ms_at_most_not_hz_over_2() {
+    // tcp_send_delayed_ack: outside ping-pong and without PUSHED, max_ato is
+    // HZ/2 (500 ms), bounded by srtt (900 ms here, so not at all); 5.10's
+    // `icsk_delack_max` (TCP_DELACK_MAX) then caps what is left at 200 ms.
+    for (cap, waits) in [(false, 300), (true, 200)] {
+        let mut p = delaying(1_000, 900).with_timer(Hz::DEFAULT, TimerWheel::Cascading, cap);
+        p.ato = SimDuration::from_millis(400);
+        // 100 ms after the last segment: ato = 400/2 + 100 = 300 ms.
+        p.lrcvtime = t(1_900);
+        assert_eq!(
+            p.on_data(t(2_000), 100, 64_256, false),
+            AckDecision::Delay(t(2_000 + waits)),
+            "cap {cap}"
+        );
+    }
+}
+
+#[test]
+fn todays_wheel_runs_a_200ms_timer_on_the_next_8_tick_boundary() {
+    // 200 ticks is past level 0 (63 ticks): calc_index at level 1 gives
+    // ((expires >> 3) + 1) << 3. Armed at tick 2000: expires 2200 → 2208.
+    let mut p = delaying(1_000, 900).with_timer(Hz::DEFAULT, TimerWheel::RoundsUp, true);
+    p.ato = SimDuration::from_millis(400);
+    p.lrcvtime = t(1_900);
+    assert_eq!(
+        p.on_data(t(2_000), 100, 64_256, false),
+        AckDecision::Delay(t(2_208))
+    );
+}
+
+#[test]
 fn a_repeated_short_length_without_psh_becomes_rcv_mss() {
     // tcp_measure_rcv_mss: a segment of the same short length twice, with
     // no PSH, is taken as the peer's MSS (a small path MTU); with PSH it
