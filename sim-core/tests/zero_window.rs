@@ -9,6 +9,7 @@ use sim_core::analysis::summarize;
 use sim_core::config::Scenario;
 use sim_core::segment::{Segment, Side};
 use sim_core::time::{SimDuration, SimTime};
+use sim_core::timer_wheel::{Hz, TimerWheel};
 
 /// The server pushes `bytes` to a client with a locked 16 KB receive buffer
 /// (8 KB of window) whose application reads `rate` bytes per second.
@@ -55,7 +56,20 @@ fn a_stopped_reader_closes_the_window_and_the_sender_probes_with_backoff() {
         .rfind(|(t, seg)| *t < probes[1] && seg.wnd == 0)
         .expect("an ACK shut the window")
         .0;
-    let base = probes[1].since(shut);
+    // Each timer is a jiffies timer on the server's wheel (HZ=1000): armed
+    // for `when` rounded up to ticks, it runs on the expiry tick (the
+    // cascading wheel these hosts have) or, on 4.8+, on the first tick of its
+    // level's granularity past it (8 ticks for 63–503, 64 for 504–4031 …).
+    // The RTO is not a whole number of ticks, so `rto << k` is known to a
+    // range of ticks: the first wait gives the candidates B for ticks(rto),
+    // and wait k must be what the wheel makes of some tick count in
+    // ((B − 1) << k, B << k].
+    let wheel = s.server.behaviour.timer_wheel;
+    let runs_at = |from: SimTime, ticks: u64| wheel.arm(Hz::DEFAULT, from, ticks).1;
+    let bases: Vec<u64> = (1..2_000)
+        .filter(|&b| runs_at(shut, b) == probes[1])
+        .collect();
+    assert!(!bases.is_empty(), "the first probe is on the wheel");
     let empty = &probes[1..];
     assert!(empty.len() >= 5, "{} probes", empty.len());
     for (k, w) in empty.windows(2).enumerate() {
@@ -64,8 +78,11 @@ fn a_stopped_reader_closes_the_window_and_the_sender_probes_with_backoff() {
             .find(|(t, _)| *t > w[0] && *t < w[1])
             .map(|(t, _)| *t);
         let from = answered_at.unwrap_or(w[0]);
-        let backoff = SimDuration(base.0 << (k + 1)).min(SimDuration::from_secs(120));
-        assert_eq!(w[1].since(from), backoff, "probe {} of {empty:?}", k + 2);
+        let shift = k + 1;
+        let fits = bases.iter().any(|&b| {
+            (((b - 1) << shift) + 1..=b << shift).any(|t| runs_at(from, t.min(120_000)) == w[1])
+        });
+        assert!(fits, "probe {} of {empty:?}", k + 2);
     }
     // The client answers a probe only if its last answer is 500 ms old
     // (tcp_oow_rate_limited): the second probe follows the first answer by
@@ -146,7 +163,15 @@ fn the_stopped_reader_case_stays_open_because_its_probes_are_answered() {
         .find(|(t, _)| *t > before)
         .expect("the probe was answered")
         .0;
-    assert_eq!(last.since(answered), SimDuration::from_secs(120));
+    // On 3.10's wheel with timer slack: 120,000 ticks may run up to
+    // 120000 / 256 = 468 ticks late, at the tick apply_slack picks.
+    let from = answered.0 / 1_000_000;
+    assert_eq!(
+        last.0 / 1_000_000,
+        TimerWheel::CascadingSlack.runs_on(from, from + 120_000),
+        "{:?}",
+        last.since(answered)
+    );
     let rtt = answered.since(before);
     assert!(
         rtt >= SimDuration::from_millis(7) && rtt < SimDuration::from_micros(7_010),

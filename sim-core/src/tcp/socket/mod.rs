@@ -73,6 +73,7 @@ use crate::cc::{Algorithm, CaState, ControlBlock};
 use crate::config::{HostConfig, Nagle};
 use crate::segment::Side;
 use crate::time::{SimDuration, SimTime};
+use crate::timer_wheel::{Hz, TimerWheel};
 
 /// What holds a small segment back although cwnd and the window allow it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +138,7 @@ struct HandshakeRules {
 
 /// Zero-window probing (tcp_timer.c `tcp_probe_timer`). Its deadline is the
 /// `Persist` entry of the timer table.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct ZeroWindowProbe {
     /// Probes sent since the last ACK arrived (`icsk_probes_out`).
     probes_out: u32,
@@ -149,6 +150,23 @@ struct ZeroWindowProbe {
     probes_total: u32,
     /// A probe goes out at the next `poll_transmit`.
     probe_pending: bool,
+    /// The host's tick and timer wheel: the probe timer is a jiffies timer
+    /// (`icsk_retransmit_timer`), placed by the wheel like the delayed ACK's.
+    hz: Hz,
+    wheel: TimerWheel,
+}
+
+impl Default for ZeroWindowProbe {
+    fn default() -> Self {
+        ZeroWindowProbe {
+            probes_out: 0,
+            probe_backoff: 0,
+            probes_total: 0,
+            probe_pending: false,
+            hz: Hz::DEFAULT,
+            wheel: TimerWheel::Cascading,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -335,7 +353,11 @@ impl Socket {
                 oow_rate_limit: cfg.behaviour.oow_rate_limit,
             },
             last_oow_ack_time: None,
-            probe: ZeroWindowProbe::default(),
+            probe: ZeroWindowProbe {
+                hz: cfg.behaviour.hz,
+                wheel: cfg.behaviour.timer_wheel,
+                ..ZeroWindowProbe::default()
+            },
             retries2: cfg.sender.retries2,
             write_timeout_from: SimTime::ZERO,
             gave_up: None,

@@ -251,8 +251,7 @@ impl Socket {
         } else {
             self.probe.probes_out += 1;
             self.probe.probe_backoff = (self.probe.probe_backoff + 1).min(self.retries2);
-            self.timers
-                .set(Timer::Persist, now + self.tcp_probe0_when());
+            self.reset_probe_timer(now, self.tcp_probe0_when());
         }
         out
     }

@@ -225,9 +225,19 @@ impl Socket {
             && self.timers.get(Timer::Persist).is_none()
             && !self.probe.probe_pending
         {
-            self.timers
-                .set(Timer::Persist, now + self.tcp_probe0_base());
+            self.reset_probe_timer(now, self.tcp_probe0_base());
         }
+    }
+
+    /// `tcp_reset_xmit_timer(sk, ICSK_TIME_PROBE0, when, ...)`: the timer
+    /// expires `when` (in jiffies, rounded up as `usecs_to_jiffies`) after
+    /// this tick, and runs on the tick the era's wheel gives that expiry:
+    /// one RTO of 300 ms is 300 ticks at HZ=1000, wheel level 1, so today it
+    /// runs on the next multiple of 8 ticks after the expiry (301–308 ms).
+    pub(super) fn reset_probe_timer(&mut self, now: SimTime, when: SimDuration) {
+        let (hz, wheel) = (self.probe.hz, self.probe.wheel);
+        let (_, at) = wheel.arm(hz, now, hz.ticks_ceil(when));
+        self.timers.set(Timer::Persist, at);
     }
 
     /// `tcp_probe0_base`: the RTO, at least `TCP_RTO_MIN`.
@@ -257,8 +267,7 @@ impl Socket {
             self.probe.probe_backoff = 0;
             self.timers.stop(Timer::Persist);
         } else {
-            self.timers
-                .set(Timer::Persist, now + self.tcp_probe0_when());
+            self.reset_probe_timer(now, self.tcp_probe0_when());
         }
     }
 

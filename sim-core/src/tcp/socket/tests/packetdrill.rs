@@ -11,6 +11,7 @@
 
 use super::*;
 use crate::cc::CaState;
+use crate::timer_wheel::{Hz, TimerWheel};
 
 /// The scripts' segment size.
 const PD_MSS: u64 = 1000;
@@ -37,7 +38,12 @@ fn pd_ack(ack: u64, sack: &[(u64, u64)]) -> Segment {
 /// The handshake of the scripts, `rtt_ms` between the SYN-ACK and its ACK;
 /// the clock then reads `rtt_ms`.
 fn pd_established(rtt_ms: u64) -> Tcp {
-    let mut tcp = Tcp::new(Socket::listen(&pd_host()));
+    pd_established_with(&pd_host(), rtt_ms)
+}
+
+/// [`pd_established`] for a server configured as `cfg`.
+fn pd_established_with(cfg: &HostConfig, rtt_ms: u64) -> Tcp {
+    let mut tcp = Tcp::new(Socket::listen(cfg));
     send!(tcp, syn());
     assert!(tcp.drain().iter().any(|s| s.flags.syn));
     tcp.at_ms(rtt_ms);
@@ -203,4 +209,87 @@ fn fr_4pkt_fack_last_mss_resends_one_segment_when_the_reorder_timer_fires() {
     // cwnd 0 + 1, so tcp_xmit_retransmit_queue sends one segment.
     assert_state(&tcp, CaState::Recovery, 1, 7);
     assert_eq!(sent(&mut tcp), vec![(1, 1001, true)]);
+}
+
+/// gtests/net/tcp/slow_start/slow-start-after-win-update.pkt (also in the
+/// kernel's selftests) up to its third probe, on a server whose timer wheel is
+/// `wheel`; returns when each probe left, in ms. RTT 100 ms, so srtt 100 ms
+/// and rttvar at its floor of TCP_RTO_MIN: RTO = 100 + 200 = 300 ms.
+///
+///   t (ms)  peer                  server
+///   100     ack 1                 1:10001 (cwnd 10)
+///   200     ack 10001 win 511     10001:26001 (cwnd 20)
+///   300     ack 26001 win 0       (cwnd 36); the application writes 20000
+///   +.3~+.310                     probe 26000:26000
+///   +.6~+.620                     probe
+///   +1.2~+1.240                   probe
+fn win_update_probes(wheel: TimerWheel) -> Vec<u64> {
+    let mut cfg = pd_host();
+    cfg.behaviour.timer_wheel = wheel;
+    cfg.behaviour.hz = Hz::DEFAULT;
+    let mut tcp = pd_established_with(&cfg, 100);
+    tcp.write(26_000);
+    assert_eq!(sent(&mut tcp), new_data(1, 10));
+    assert_eq!(tcp.sock.cwnd(), 10);
+    tcp.at_ms(200);
+    send!(tcp, pd_ack(10_001, &[]));
+    assert_eq!(tcp.sock.cwnd(), 20);
+    assert_eq!(sent(&mut tcp), new_data(10_001, 16));
+    tcp.at_ms(300);
+    send!(
+        tcp,
+        Segment {
+            wnd: 0,
+            ..pd_ack(26_001, &[])
+        }
+    );
+    assert_eq!(tcp.sock.cwnd(), 36);
+    tcp.write_more(20_000);
+    assert_eq!(sent(&mut tcp), vec![]);
+    let mut probes = vec![];
+    for _ in 0..3 {
+        tcp.fire_timer();
+        probes.push(tcp.now.0 / 1_000_000);
+        let out = tcp.drain();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(
+            (out[0].seq, out[0].len),
+            (26_000, 0),
+            "a probe below snd_una"
+        );
+        assert_eq!(tcp.sock.cwnd(), 36);
+    }
+    probes
+}
+
+#[test]
+fn slow_start_after_win_update_probes_one_rto_after_the_window_closed_then_backs_off() {
+    // tcp_check_probe_timer arms tcp_probe0_base = max(icsk_rto, TCP_RTO_MIN)
+    // when the write finds the window shut (tcp_write_xmit), so from the
+    // zero-window ACK; each probe doubles the next wait (tcp_probe0_when).
+    // On a wheel that runs timers on their expiry: 300, 600, 1200 ms.
+    assert_eq!(
+        win_update_probes(TimerWheel::Cascading),
+        vec![600, 1200, 2400]
+    );
+}
+
+#[test]
+fn slow_start_after_win_update_probes_run_late_by_todays_wheel_granularity() {
+    // The same timers on 4.8+: 300 ticks is level 1 (8-tick buckets), so
+    // expiry 600 runs on ((600 >> 3) + 1) << 3 = 608; 600 ticks is level 2
+    // (64): 1208 runs on 1216; 1200 ticks: 2416 runs on 2432. Each wait is
+    // inside the script's tolerance (+.3~+.310, +.6~+.620, +1.2~+1.240).
+    let probes = win_update_probes(TimerWheel::RoundsUp);
+    assert_eq!(probes, vec![608, 1216, 2432]);
+    let waits: Vec<u64> = [300]
+        .iter()
+        .chain(&probes)
+        .collect::<Vec<_>>()
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .collect();
+    for (wait, (lo, hi)) in waits.iter().zip([(300, 310), (600, 620), (1200, 1240)]) {
+        assert!((lo..=hi).contains(wait), "{waits:?}");
+    }
 }
