@@ -104,7 +104,8 @@ fn cubic_gets_clearly_less_than_bbr_and_swings() {
 
 /// The source's first fix was raising tcp_wmem/tcp_rmem and the core maxima
 /// to the BDP; it saw no change. In the model the raised buffers do help
-/// CUBIC somewhat (about 20 % over these seeds), because without segmentation
+/// CUBIC (about 40 % over these seeds: 73.6 against 51.3 Mbit/s since
+/// HyStart follows each era's rules; 20 % before), because without segmentation
 /// offload each queued segment costs 1280 bytes of overhead, so the old
 /// 4 MiB send buffer holds only about 2.2 MB of data, under one BDP of the
 /// 110 Mbit/s path. The source's conclusion still holds: buffers were not the
@@ -126,7 +127,7 @@ fn bigger_buffers_do_not_rescue_cubic() {
     let (raised, default) = (raised_sum / 4.0, default_sum / 4.0);
     assert!(raised < 0.7 * 110.0, "raised buffers: {raised:.1} Mbit/s");
     assert!(
-        raised < 1.3 * default,
+        raised < 1.5 * default,
         "raised {raised:.1} vs default {default:.1} Mbit/s"
     );
 }

@@ -59,21 +59,46 @@ fn at_5ms_the_span_is_the_captures_46ms_less_at_most_one_flight() {
 }
 
 #[test]
-fn at_small_rtts_host_time_dominates_and_the_model_is_faster() {
-    // 2.8 ms: measured about 44 ms; 0.3 ms: about 8 ms. Round trips explain only part
-    // of that; the rest is the VMs, httpd and wget. The model must be faster than
-    // the measurement, and never faster than the wire: 363 packets of 1500 bytes at
-    // 1 Gbit/s take 4.35 ms.
-    for (file, measured) in [
-        ("seed-004-512k-2.8ms.toml", 44.0),
-        ("seed-004-512k-0.3ms.toml", 8.0),
-    ] {
-        let span = span_with_close(&run(file));
-        assert!(
-            span < measured && span > 4.35,
-            "{file}: simulated {span:.2} ms vs {measured} ms measured"
-        );
+fn at_2_8ms_the_4_18_servers_hystart_ends_slow_start_after_the_second_flight() {
+    // 4.18's hystart_update counts milliseconds and restarts its round in
+    // cong_avoid, after judging the round's first ACK against the last
+    // round: the ~2.6 ms pause between flights often reads as 2 ms (≤
+    // hystart_ack_delta), one train longer than delay_min >> 4 = 22 >> 4 =
+    // 1 ms. Slow start ends at cwnd 20; CUBIC then grows a segment or two a
+    // round, which is where the capture's 44 ms went (the model comes within
+    // a tenth of it, with the close).
+    let r = run("seed-004-512k-2.8ms.toml");
+    let f = flights(&r.trace, Side::Server);
+    let segs: Vec<u32> = f.iter().map(|x| x.segments).collect();
+    assert_eq!(&segs[..2], &[10, 20], "{segs:?}");
+    assert!(segs[2] < 30, "no third doubling: {segs:?}");
+    let span = span_with_close(&r);
+    assert!(
+        (44.0 * 0.9..=44.0 * 1.1).contains(&span),
+        "simulated {span:.2} ms vs 44 ms measured"
+    );
+    // With today's rules (5.7+: a µs clock, the round checked first) it doubles on.
+    let mut today = r.scenario.clone();
+    for h in [&mut today.server, &mut today.client] {
+        h.behaviour = sim_core::config::Kernel::Today.behaviour();
     }
+    let t = common::run(&today);
+    let segs: Vec<u32> = flights(&t.trace, Side::Server)
+        .iter()
+        .map(|x| x.segments)
+        .collect();
+    assert_eq!(&segs[..4], &[10, 20, 40, 80], "{segs:?}");
+}
+
+#[test]
+fn at_0_3ms_the_model_is_faster_than_the_measurement_but_not_the_wire() {
+    // About 8 ms measured; the rest is the VMs, httpd and wget. Never faster
+    // than the wire: 363 packets of 1500 bytes at 1 Gbit/s take 4.35 ms.
+    let span = span_with_close(&run("seed-004-512k-0.3ms.toml"));
+    assert!(
+        span < 8.0 && span > 4.35,
+        "simulated {span:.2} ms vs 8 ms measured"
+    );
 }
 
 #[test]

@@ -19,7 +19,7 @@
 //! jiffies of 1 ms), so K and the per-ACK step match the kernel's integers.
 //! HyStart, which ends slow start before the first loss, is in [`super::hystart`].
 
-use super::hystart::HyStart;
+use super::hystart::{HyStart, HyStartAck};
 use super::slow_start::{tcp_cong_avoid_ai, tcp_slow_start};
 use super::{AckSample, CaState, CcInfo, CongestionOps, ControlBlock, CwndEvent};
 use crate::time::{self, HZ, SimTime};
@@ -102,8 +102,10 @@ fn jiffies(now: SimTime) -> u64 {
 impl Cubic {
     fn reset(&mut self) {
         let last_send = self.last_send;
+        let hystart = HyStart::new(self.hystart.rules);
         *self = Cubic {
             last_send,
+            hystart,
             ..Cubic::default()
         };
     }
@@ -206,6 +208,9 @@ impl CongestionOps for Cubic {
         }
         let mut acked = acked;
         if cb.in_slow_start() {
+            // Before 5.7-era code moved it into hystart_update, a new
+            // HyStart round began here.
+            self.hystart.on_slow_start_ack(now);
             acked = tcp_slow_start(cb, acked);
             if acked == 0 {
                 return;
@@ -226,8 +231,18 @@ impl CongestionOps for Cubic {
         if self.delay_min_us == 0 || us < self.delay_min_us {
             self.delay_min_us = us;
         }
-        self.hystart
-            .update(cb, ack.now, ack.snd_una, ack.snd_nxt, us, self.delay_min_us);
+        self.hystart.update(
+            cb,
+            &HyStartAck {
+                now: ack.now,
+                snd_una: ack.snd_una,
+                snd_nxt: ack.snd_nxt,
+                delay_us: us,
+                delay_min_us: self.delay_min_us,
+                paced: ack.paced,
+                pacing_rate: ack.pacing_rate,
+            },
+        );
     }
 
     /// `cubictcp_state`: a timeout starts everything afresh.

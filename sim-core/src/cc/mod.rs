@@ -43,6 +43,11 @@ pub struct AckSample {
     pub rtt: Option<SimDuration>,
     pub snd_una: u64,
     pub snd_nxt: u64,
+    /// `sk_pacing_status != SK_PACING_NONE`: fq or the algorithm paces.
+    pub paced: bool,
+    /// `sk_pacing_rate` as this ACK finds it (set after the previous ACK),
+    /// bytes per second.
+    pub pacing_rate: u64,
 }
 
 /// A delivery-rate sample (net/ipv4/tcp_rate.c `struct rate_sample`), built by
@@ -282,6 +287,12 @@ impl Algorithm {
     }
     pub fn get_info(&self, cb: &ControlBlock) -> CcInfo {
         self.ops().get_info(cb)
+    }
+    /// The host's kernel's HyStart (CUBIC only).
+    pub fn set_hystart_rules(&mut self, rules: hystart::HyStartRules) {
+        if let Algorithm::Cubic(c) = self {
+            c.hystart = hystart::HyStart::new(rules);
+        }
     }
     /// Seeds an algorithm that draws random numbers (BBR's first ProbeBW
     /// phase), so that parallel flows differ yet every run is reproducible.

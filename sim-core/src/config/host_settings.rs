@@ -28,6 +28,7 @@ use super::{
     TCP_INIT_CWND, Tlp, TsoSize, TxSkbHead, WindowShare,
 };
 use crate::cc::Algorithm;
+use crate::cc::hystart::HyStartRules;
 use crate::tcp::metrics::MetricsConfig;
 use crate::tcp::receive_window::tcp_select_initial_window;
 use crate::timer_wheel::{Hz, TimerWheel};
@@ -333,6 +334,8 @@ impl HostSettings {
         fn set_hz(v: Hz) => behaviour.hz = v;
         /// The delayed ACK waits at most `TCP_DELACK_MAX` (5.10+).
         fn set_delack_max_cap(on: bool) => behaviour.delack_max_cap = on;
+        /// CUBIC's HyStart rules.
+        fn set_hystart(v: HyStartRules) => behaviour.hystart = v;
 
         /// One answer per 500 ms to out-of-window segments without data (4.0+).
         fn set_oow_rate_limit(on: bool) => behaviour.oow_rate_limit = on;

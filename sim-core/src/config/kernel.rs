@@ -23,6 +23,7 @@
 //! distribution kernel where the seed's host ran one.
 
 use super::{PAGE_SIZE, Sysctls, TCP_SYN_RETRIES};
+use crate::cc::hystart::HyStartRules;
 use crate::timer_wheel::{Hz, TimerWheel};
 
 /// A Linux kernel a host can run.
@@ -248,6 +249,13 @@ impl Kernel {
             // "tcp: add TCP_BPF_DELACK_MAX and TCP_BPF_RTO_MIN options"
             // (5.10): `icsk_delack_max`, TCP_DELACK_MAX unless BPF lowers it.
             delack_max_cap: !old,
+            // tcp_cubic.c: the 3.x margin (delay_min >> 4 in eighths of a ms),
+            // 4.x's (>> 3), and 5.7's µs clock with pacing-aware ACK trains.
+            hystart: match self {
+                Kernel::V2_6_32 | Kernel::V3_10 => HyStartRules::Ms16,
+                Kernel::V4_18 | Kernel::V5_5 => HyStartRules::Ms8,
+                Kernel::Today => HyStartRules::Us,
+            },
         }
     }
 }
@@ -345,6 +353,9 @@ pub struct Behaviour {
     /// `icsk_delack_max` (5.10+): the delayed ACK waits at most
     /// `TCP_DELACK_MAX` (200 ms), not HZ/2, outside ping-pong too.
     pub delack_max_cap: bool,
+    /// CUBIC's HyStart: which kernel's clock, ACK-train threshold and delay
+    /// margin (`crate::cc::hystart`).
+    pub hystart: HyStartRules,
 }
 
 impl Behaviour {
@@ -382,6 +393,7 @@ impl Behaviour {
             timer_wheel: TimerWheel::Cascading,
             hz: Hz::DEFAULT,
             delack_max_cap: false,
+            hystart: HyStartRules::Us,
         }
     }
 }

@@ -226,9 +226,13 @@ fn flags(seg: &Segment) -> String {
     if seg.flags.fin {
         f.push('F');
     }
-    // tcpdump prints R after S and F, before the ACK's dot ("[R.]").
+    // tcpdump prints R after S and F, then P, then the ACK's dot ("[R.]",
+    // "[P.]").
     if seg.flags.rst {
         f.push('R');
+    }
+    if seg.flags.psh {
+        f.push('P');
     }
     if seg.flags.ack {
         f.push('.');

@@ -7,6 +7,7 @@
 
 use super::values::{flag, int};
 use super::{FileError, Value, err};
+use crate::cc::hystart::HyStartRules;
 use crate::config::{
     Frto, HostSettings, InitialRwnd, NotsentLowat, OfoGrowth, SendSkbs, Tlp, TsoSize, TxSkbHead,
 };
@@ -36,6 +37,7 @@ pub const SWITCHES: &[&str] = &[
     "timer_wheel",
     "hz",
     "delack_max_cap",
+    "hystart",
 ];
 
 /// Sets one switch.
@@ -81,6 +83,12 @@ pub(super) fn set_switch(
         ),
         "cached_rtt_seeds_estimator" => s.set_cached_rtt_seeds_estimator(flag(key, v)?),
         "delack_max_cap" => s.set_delack_max_cap(flag(key, v)?),
+        "hystart" => s.set_hystart(named(
+            key,
+            v,
+            &HyStartRules::NAMES,
+            HyStartRules::from_name,
+        )?),
         "timer_wheel" => {
             s.set_timer_wheel(named(key, v, &TimerWheel::NAMES, TimerWheel::from_name)?)
         }

@@ -95,6 +95,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         timer_wheel,
         hz,
         delack_max_cap,
+        hystart,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
@@ -105,7 +106,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
          spurious_syn_undo = {}\ntx_skb_head = \"{}\"\ntso_size = \"{}\"\n\
          check_space_on_send = {}\nnotsent_lowat = \"{}\"\npingpong_thresh = {}\n\
          cached_rtt_seeds_estimator = {}\ntimer_wheel = \"{}\"\nhz = {}\n\
-         delack_max_cap = {}\n",
+         delack_max_cap = {}\nhystart = \"{}\"\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -127,6 +128,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         timer_wheel.name(),
         hz.get(),
         flag(delack_max_cap),
+        hystart.name(),
     )
 }
 

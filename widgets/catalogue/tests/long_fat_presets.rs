@@ -61,11 +61,12 @@ fn cubic_fills_a_deep_queue_and_the_rtt_follows() {
         info.in_flight
     );
     assert!(info.srtt_ns > 2 * BASE_RTT_NS, "{} ns", info.srtt_ns);
-    assert_eq!(
-        flow_totals(&r)[0].retransmits,
-        0,
-        "no loss, no retransmission"
-    );
+    // HyStart leaves slow start near one BDP (the ACK train of a round
+    // passes half the RTT), and CUBIC's growth from there overflows the
+    // queue within the run: the only losses are the queue's.
+    let f = &flow_totals(&r)[0];
+    assert!(f.retransmits > 0, "the queue overflowed");
+    assert_eq!(r.downlink.lost, 0, "no random loss");
 }
 
 /// BBR on the same queue keeps the RTT near the base once Drain has emptied

@@ -94,6 +94,8 @@ impl Socket {
                 rtt,
                 snd_una: self.snd_una,
                 snd_nxt: self.snd_nxt,
+                paced: self.pacing,
+                pacing_rate: self.cb.pacing_rate,
             };
             self.cc.pkts_acked(&mut self.cb, &ack);
             self.retrans_stamp = None;

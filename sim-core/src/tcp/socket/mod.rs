@@ -310,7 +310,11 @@ impl Socket {
                 mss,
                 ..ControlBlock::new(cfg.sender.initcwnd)
             },
-            cc: cfg.sender.congestion_control.clone(),
+            cc: {
+                let mut cc = cfg.sender.congestion_control.clone();
+                cc.set_hystart_rules(cfg.behaviour.hystart);
+                cc
+            },
             board: Scoreboard::default(),
             sack_ok: cfg.sender.sack,
             rack: Rack::default(),
