@@ -9,6 +9,9 @@
 //! ```text
 //!   new skb ─► only while wmem_queued < sk_sndbuf         (sk_stream_memory_free)
 //!              and unsent < tcp_notsent_lowat             (tcp_stream_memory_free)
+//!   (GSO: asked for only when the tail skb holds the size goal and the
+//!    copy loop's push is over: cwnd full, or TCP Small Queues holding a
+//!    packet; each packet pushed before that is topped up unchecked)
 //!   blocked writer wakes when sk_sndbuf − wmem_queued ≥ wmem_queued / 2
 //!              and unsent (× 2 on 5.x+) < tcp_notsent_lowat (sk_stream_write_space)
 //!   autotuning (no SO_SNDBUF): sk_sndbuf = 2 · max(cwnd, 10) · per_mss, ≤ tcp_wmem[2]
@@ -30,6 +33,7 @@
 
 use super::write_queue::WriteQueue;
 use crate::config::{Behaviour, NotsentLowat, SendSkbs, SenderConfig, TsoSize};
+use crate::time::SimTime;
 
 /// `MAX_TCP_HEADER` (128 + the link-layer reserve) on x86-64.
 pub const MAX_TCP_HEADER: u64 = 320;
@@ -83,6 +87,30 @@ pub struct Gso {
     pub copied: bool,
     /// A TSO packet was cut for the segment about to leave.
     pub packet_started: bool,
+    /// TCP Small Queues refused that packet the device (`tcp_small_queue_check`).
+    pub packet_throttled: bool,
+    /// The copy loop stopped for a push of its own, and goes on when that
+    /// push is over.
+    pub push: Option<CopyPush>,
+    /// What TCP Small Queues counts (`sk_wmem_alloc`): the truesize of the
+    /// packets handed to the device at `device_at`. The copy loop runs in
+    /// microseconds, faster than a device completes a packet, so the
+    /// packets of one instant all count; by the next instant (an ACK, a
+    /// timer) the device has completed them.
+    pub device_at: SimTime,
+    pub device_bytes: u64,
+}
+
+/// A push `tcp_sendmsg_locked` makes from its copy loop, which goes on once
+/// `tcp_write_xmit` stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyPush {
+    /// `tcp_push_one`: the tail skb reached the size goal as the send head;
+    /// one TSO packet (`push_one` = 1), then the copy tops the tail up.
+    One,
+    /// `forced_push` (half the peer's largest window written since the last
+    /// PSH): `__tcp_push_pending_frames` sends what it may.
+    All,
 }
 
 impl SendBuffer {
@@ -94,6 +122,10 @@ impl SendBuffer {
             space_check_due: false,
             copied: false,
             packet_started: false,
+            packet_throttled: false,
+            push: None,
+            device_at: SimTime::ZERO,
+            device_bytes: 0,
         });
         SendBuffer {
             sndbuf: cfg.sndbuf,

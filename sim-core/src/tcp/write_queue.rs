@@ -225,6 +225,16 @@ impl WriteQueue {
         self.wmem_queued += bytes - linear;
     }
 
+    /// Skbs sent and not yet acknowledged (`tcp_rtx_queue`).
+    pub fn rtx_skbs(&self) -> usize {
+        self.rtx.len()
+    }
+
+    /// Truesize of the last skb sent: the TSO packet just cut.
+    pub fn last_sent_truesize(&self) -> u64 {
+        self.rtx.back().map_or(0, |skb| skb.truesize)
+    }
+
     /// The first unsent skb (`tcp_send_head`): its start and length.
     pub fn send_head(&self) -> Option<(u64, u64)> {
         (!self.unsent.is_empty()).then(|| self.unsent_span(0))

@@ -7,17 +7,35 @@
 //! tail skb is pushed at once when it is the send head or a push is forced,
 //! and the skb its first TSO packet is cut from leaves a partly empty unsent
 //! tail that the copy loop tops up, again unchecked. Here the copy loop stops
-//! at those push points; `poll_transmit` sends what cwnd allows and, when it
-//! has nothing more, resumes it ([`Socket::tcp_push_done`]), so a write ends
-//! as in the kernel with the same skbs. Simplified: a push sends all that
-//! cwnd, the window and Nagle allow (`tcp_push_one` sends one TSO packet and
-//! lets the copy go on); autocorking and TSO deferral
-//! (`tcp_tso_should_defer`) are not modelled.
+//! at those push points ([`CopyPush`]) and `poll_transmit` resumes it when
+//! `tcp_write_xmit` would have returned:
+//!
+//! - `tcp_push_one` sends one TSO packet; the copy goes on right after it
+//!   and tops the tail up to the size goal again, with no look at the
+//!   buffer, and pushes it again;
+//! - a forced push (`__tcp_push_pending_frames`) sends what it may;
+//! - either stops at a full cwnd, the peer's window, Nagle, pacing, or TCP
+//!   Small Queues (`tcp_small_queue_check`): about two packets' truesize, or
+//!   1 ms of the pacing rate, handed to the device and not yet completed.
+//!   Only then does the full tail send the copy to `sk_stream_memory_free`
+//!   for a new skb. The loop copies far faster than any device completes a
+//!   packet (`tcp_wfree`), so with cwnd open it is TSQ that ends a woken
+//!   writer's run, three packets past its new skb: more than one skb each
+//!   wake, far less than cwnd. The packets TSQ holds back go out once the
+//!   device completes (`tcp_tsq_handler`): here at once, as an ACK's push.
+//!
+//! So a write ends as in the kernel with the same skbs. Not modelled:
+//! autocorking, TSO deferral (`tcp_tso_should_defer`), and TSQ's cap
+//! `tcp_limit_output_bytes` (reached only past about 2 Gbit/s of pacing
+//! rate). Every GSO era takes the two-packet TSQ limit of 3.13 ("tcp: tsq:
+//! restore minimal amount of queueing"; CentOS 7's 3.10 is assumed to carry
+//! it, as Red Hat carried TSQ's dynamic limit even into 2.6.32-423).
 
 use super::Socket;
 use crate::config::TsoSize;
-use crate::tcp::send_buffer::Gso;
+use crate::tcp::send_buffer::{CopyPush, Gso};
 use crate::tcp::write_queue::{size_goal, tso_segs};
+use crate::time::SimTime;
 
 impl Socket {
     fn gso(&mut self) -> &mut Gso {
@@ -35,11 +53,15 @@ impl Socket {
         if self.sbuf.backlog == 0 || self.sbuf.blocked {
             return false;
         }
-        self.tcp_sendmsg_copy()
+        self.tcp_sendmsg_copy(true)
     }
 
+    /// The copy loop, going on after a push: `push_one`: whether the tail,
+    /// once full, is pushed as the send head (`tcp_push_one`). After a push
+    /// TSQ stopped, the packet it cut is still the send head in the kernel,
+    /// so the topped-up tail is not, and the copy goes on to a new skb.
     #[inline(never)]
-    fn tcp_sendmsg_copy(&mut self) -> bool {
+    fn tcp_sendmsg_copy(&mut self, push_one: bool) -> bool {
         // tcp_send_mss → tcp_xmit_size_goal.
         let goal = size_goal(self.mss, self.push.max_window());
         let mut copied = false;
@@ -83,10 +105,14 @@ impl Socket {
             // The tail holds the size goal now.
             if self.push.forced_push(self.write_end) {
                 self.push.mark(self.write_end);
+                self.gso().push = Some(CopyPush::All);
                 break;
             }
-            if self.gso().queue.tail_is_send_head() {
-                break; // tcp_push_one
+            if push_one && self.gso().queue.tail_is_send_head() {
+                // tcp_push_one: one TSO packet, then this loop goes on
+                // (tcp_packet_sent), topping up what the packet took.
+                self.gso().push = Some(CopyPush::One);
+                break;
             }
         }
         copied
@@ -100,6 +126,10 @@ impl Socket {
         let Some(g) = &mut self.sbuf.gso else {
             return false;
         };
+        // A push that could send nothing more (cwnd or the window full,
+        // Nagle, pacing) is over: the copy goes on, to a new skb once the
+        // tail is full, which needs memory.
+        g.push = None;
         if std::mem::take(&mut g.space_check_due) {
             self.tcp_check_space_gso();
         }
@@ -131,13 +161,58 @@ impl Socket {
         }
     }
 
-    /// The first segment of a TSO packet left: on 6.x
-    /// `tcp_event_new_data_sent` runs `tcp_check_space` for the packet.
-    pub(super) fn tcp_check_space_on_send(&mut self) {
+    /// The first segment of a TSO packet left (`tcp_event_new_data_sent`):
+    /// on 6.x it runs `tcp_check_space` for the packet. A push from the copy
+    /// loop may be over with it: `tcp_push_one` sends this one packet, and
+    /// any push stops where TSQ holds a packet back. Then
+    /// `tcp_sendmsg_locked`'s loop goes on: it tops the tail skb up to the
+    /// size goal again with no look at the buffer (`copy = size_goal -
+    /// skb->len` > 0), and pushes it again unless TSQ stopped the push.
+    pub(super) fn tcp_packet_sent(&mut self) {
         let g = self.gso();
-        if std::mem::take(&mut g.packet_started) && g.check_space_on_send {
+        if !std::mem::take(&mut g.packet_started) {
+            return;
+        }
+        let throttled = std::mem::take(&mut g.packet_throttled);
+        if g.check_space_on_send {
             self.tcp_check_space_gso();
         }
+        let g = self.gso();
+        let over = match g.push {
+            Some(CopyPush::One) => true,
+            Some(CopyPush::All) => throttled,
+            None => false,
+        };
+        if over {
+            g.push = None;
+            if self.sbuf.backlog > 0 && !self.sbuf.blocked {
+                self.tcp_sendmsg_copy(!throttled);
+            }
+        }
+    }
+
+    /// `tcp_small_queue_check` for the TSO packet just cut, at `now`: it
+    /// waits for the device if `sk_wmem_alloc` (what the device holds, plus
+    /// the 1 it starts at) passes `max(2 · truesize, sk_pacing_rate >>
+    /// sk_pacing_shift)` (shift 10: about 1 ms), unless at most one skb is
+    /// sent and unacknowledged (6.x `tcp_rtx_queue_empty_or_single_skb`;
+    /// 4.x asked the same of the write queue's first two skbs). Counts it
+    /// as handed over.
+    fn tcp_small_queue_check(&mut self, now: SimTime) -> bool {
+        let rate = self.cb.pacing_rate;
+        let g = self.gso();
+        if g.device_at != now {
+            // The device completed everything of earlier instants (tcp_wfree).
+            g.device_at = now;
+            g.device_bytes = 0;
+        }
+        let truesize = g.queue.last_sent_truesize();
+        let limit = (2 * truesize).max(rate >> 10);
+        // The packet is in the rtx queue already: two skbs or fewer there
+        // means the queue was empty or single before it.
+        let throttled = g.queue.rtx_skbs() > 2 && g.device_bytes + 1 > limit;
+        g.device_bytes += truesize;
+        throttled
     }
 
     /// `write_seq − snd_nxt` as the kernel has it: a TSO packet leaves TCP
@@ -175,7 +250,7 @@ impl Socket {
     /// skbs into TSO packets as `tcp_write_xmit` would, until one covers it.
     /// `probe`: a zero-window probe (`tcp_write_wakeup`), which sends one
     /// segment's worth.
-    pub(super) fn tcp_tso_packets(&mut self, seg_end: u64, probe: bool) {
+    pub(super) fn tcp_tso_packets(&mut self, now: SimTime, seg_end: u64, probe: bool) {
         let mss = self.mss as u64;
         while let Some((start, len)) = self.gso().queue.send_head() {
             if start >= seg_end {
@@ -192,7 +267,10 @@ impl Socket {
             // The packet covers at least what the simulator sends now.
             let limit = limit.max((seg_end - start).min(len));
             self.gso().queue.transmit_send_head(limit);
-            self.gso().packet_started = true;
+            let throttled = self.tcp_small_queue_check(now);
+            let g = self.gso();
+            g.packet_started = true;
+            g.packet_throttled = throttled;
         }
     }
 

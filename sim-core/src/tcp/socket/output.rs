@@ -209,7 +209,7 @@ impl Socket {
         }
         self.cc.cwnd_event(&mut self.cb, CwndEvent::DataSent, now);
         if self.sbuf.gso.is_some() {
-            self.tcp_tso_packets(seq + len, false);
+            self.tcp_tso_packets(now, seq + len, false);
         }
         self.tcp_event_new_data_sent(now, seq, len, flight);
         let limited = self.packets_out() >= self.cb.cwnd;
@@ -229,7 +229,7 @@ impl Socket {
             let seg = self.segment(seq, len as u32);
             let flight = self.next_flight;
             if self.sbuf.gso.is_some() {
-                self.tcp_tso_packets(seq + len, true);
+                self.tcp_tso_packets(now, seq + len, true);
             }
             self.tcp_event_new_data_sent(now, seq, len, flight);
             return (seg, flight, false);
@@ -272,7 +272,7 @@ impl Socket {
             self.tcp_reset_xmit_timer(now);
         }
         if self.sbuf.gso.is_some() {
-            self.tcp_check_space_on_send();
+            self.tcp_packet_sent();
         }
     }
 

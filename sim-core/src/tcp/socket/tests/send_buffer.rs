@@ -10,7 +10,12 @@
 //!   in whole MSS: 32580 → 22 × 1448 = 31856;
 //! - TSO packets (`tcp_tso_autosize`) are 2 segments: 200 % of 10 × 1448 B
 //!   per 100 ms is 289600 B/s, ~282 B per ms, under `tcp_min_tso_segs`;
-//! - every skb costs its payload plus a 960-byte head (6.3+ `skb_small_head_cache`).
+//! - every skb costs its payload plus a 960-byte head (6.3+ `skb_small_head_cache`);
+//! - TCP Small Queues (`tcp_small_queue_check`) holds a packet back once
+//!   `sk_wmem_alloc` (1 + the truesize the device holds) passes 2 × 3856 =
+//!   7712 (1 ms of the pacing rate is less): with the device completing
+//!   nothing while the copy loop runs, the third packet of an instant waits
+//!   (1 + 7712 > 7712), unless the rtx queue holds one skb or none.
 
 use super::*;
 use crate::config::{HostSettings, Kernel, SendSkbs};
@@ -79,19 +84,43 @@ fn data_sent(tcp: &mut Tcp) -> Vec<u32> {
 fn todays_first_write_fills_a_size_goal_skb_unchecked_and_tops_it_up_after_each_push() {
     // tcp_sendmsg_locked, 1 MB written into an empty socket:
     //   skb 1: allocated (0 < 32768), filled to the size goal: 31856 + 960.
-    //   It is the send head: pushed. cwnd 10 sends 5 packets of 2 segments;
-    //   each cut (tso_fragment) puts the rest in a new skb: 5 more heads.
-    //   The unsent rest (17376) is the tail: topped up to 31856 unchecked.
-    //   write_seq 46337 > pushed_seq 1 + 65160/2: forced push, cwnd is full.
-    //   A new skb needs sk_stream_memory_free: 46336 + 6 × 960 = 52096 ≥ 32768.
+    //   It is the send head: tcp_push_one sends one 2-segment packet (the
+    //   rtx queue empty, TSQ lets it go); the cut (tso_fragment) puts the
+    //   rest in a new skb with its own head. The loop tops the tail up by
+    //   2896 unchecked: write_seq 34753 > pushed_seq 1 + 65160/2, a forced
+    //   push. It sends packet 2 (one skb in the rtx queue) and cuts packet
+    //   3, which TSQ holds (1 + 7712 > 7712): the push is over. The loop tops
+    //   the tail up by 5792 unchecked; with the held packet as the send head
+    //   the tail is not, so the copy asks for a new skb: w = 40544 + 4 × 960
+    //   ≥ 32768, refused. Packets 3 to 5 go as the device completes (cwnd 10).
+    //   Taken 40544 = 28 segments, 10 sent, w = 40544 + 6 heads.
     let mut tcp = small_sndbuf(Kernel::Today);
     tcp.write(1 << 20);
     assert_eq!(data_sent(&mut tcp), vec![MSS; 10]);
-    assert_eq!(accepted(&tcp, 1 << 20), 14_480 + GOAL);
+    assert_eq!(accepted(&tcp, 1 << 20), 28 * MSS as u64);
     let info = tcp.sock.info();
     assert_eq!(info.sndbuf, 32_768, "ss tb");
-    assert_eq!(info.wmem_queued, 46_336 + 6 * HEAD, "ss w, past tb");
-    assert_eq!(info.notsent_bytes, GOAL, "ss notsent");
+    assert_eq!(info.wmem_queued, 40_544 + 6 * HEAD, "ss w, past tb");
+    assert_eq!(info.notsent_bytes, 18 * MSS as u64, "ss notsent");
+}
+
+#[test]
+fn a_new_skb_is_refused_only_once_wmem_queued_reaches_sk_sndbuf() {
+    // SO_SNDBUF 200000: sk_sndbuf 400000. As with 16 KiB, the first skb and
+    // its top-ups leave a full tail once TSQ stops the push: 40544 bytes
+    // taken, w = 40544 + 4 × 960 = 44384, with 2 more heads to come when
+    // packets 4 and 5 are cut. The copy then asks for new skbs, each checked
+    // by sk_stream_memory_free and filled to the size goal (+ 32816):
+    // 44384 + 10 × 32816 = 372544 (+ 1920 at most) < 400000 lets an 11th
+    // in; 44384 + 11 × 32816 = 405360 ≥ 400000 refuses a 12th.
+    let mut tcp = established_on(Kernel::Today, |s| s.set_so_sndbuf(200_000), 65_160);
+    assert_eq!(tcp.sock.sndbuf(), 400_000);
+    tcp.write(1 << 20);
+    assert_eq!(data_sent(&mut tcp), vec![MSS; 10]);
+    assert_eq!(accepted(&tcp, 1 << 20), 40_544 + 11 * GOAL);
+    let info = tcp.sock.info();
+    assert_eq!(info.wmem_queued, 40_544 + 6 * HEAD + 11 * (GOAL + HEAD));
+    assert_eq!(info.notsent_bytes, 40_544 - 14_480 + 11 * GOAL);
 }
 
 #[test]
@@ -117,28 +146,35 @@ fn the_blocked_writer_wakes_only_when_wmem_queued_falls_to_two_thirds_of_the_buf
     // sk_stream_write_space: 32768 − w ≥ w / 2, i.e. w ≤ 21845.
     let mut tcp = small_sndbuf(Kernel::Today);
     let blocked = write_1mib(&mut tcp);
-    // 200 ms: the 5 packets are ACKed (5 skbs freed, w = 32816). Reno's cwnd
-    // is 20: 20 segments go from the 31856-byte tail, 2 per packet, each
-    // cut off it (10 heads), leaving an skb of 2 segments unsent.
+    assert_eq!(blocked, 40_544);
+    // 200 ms: the 5 packets are ACKed (5 skbs freed, w = 27024). Reno's cwnd
+    // is 20: the 18 unsent segments go, 2 per packet, each cut off the tail:
+    // 9 packets, w = 9 × 3856 = 34704.
     tcp.at_ms(200);
     send!(tcp, ack_segments(10));
-    assert_eq!(data_sent(&mut tcp), vec![MSS; 20]);
-    assert_eq!(tcp.sock.info().wmem_queued, 10 * PACKET + PACKET);
+    assert_eq!(data_sent(&mut tcp), vec![MSS; 18]);
+    assert_eq!(tcp.sock.info().wmem_queued, 9 * PACKET);
     assert_eq!(accepted(&tcp, 1 << 20), blocked, "still asleep");
-    // 300 ms: 5 packets ACKed: w = 23136 > 21845, still asleep. cwnd 30 sends
-    // the last 2 segments, a whole skb.
+    // 300 ms: 3 packets ACKed: w = 23136 > 21845, still asleep.
     tcp.at_ms(300);
-    send!(tcp, ack_segments(20));
-    assert_eq!(data_sent(&mut tcp), vec![MSS; 2]);
+    send!(tcp, ack_segments(16));
     assert_eq!(tcp.sock.info().wmem_queued, 6 * PACKET);
     assert_eq!(accepted(&tcp, 1 << 20), blocked, "23136 > 21845");
     // One more packet ACKed: w = 19280 ≤ 21845 wakes the writer, which fills
-    // a new skb to the size goal (w 19280 < 32768), sent in 11 packets as
-    // cwnd 32 allows, and then waits again.
-    send!(tcp, ack_segments(22));
-    assert_eq!(data_sent(&mut tcp), vec![MSS; 22]);
-    assert_eq!(accepted(&tcp, 1 << 20), blocked + GOAL);
-    assert_eq!(tcp.sock.info().wmem_queued, 16 * PACKET);
+    // a new skb to the size goal (w 19280 < 32768). It is the send head:
+    // tcp_push_one sends a 2-segment packet (TSQ: the device holds nothing
+    // of this instant), the loop tops the tail up by 2896 unchecked, which
+    // is a forced push (write_seq 75297 > the write's PSH at 40545 + 32580).
+    // It sends packet 2 and cuts packet 3, which TSQ holds: the loop tops
+    // the tail up by 5792, asks for a new skb and is refused (w ≥ 32768).
+    // Taken: 31856 + 2896 + 5792 = 40544 again. cwnd 28 with 10 in flight
+    // sends 18 segments; 10 stay unsent in the tail skb.
+    send!(tcp, ack_segments(18));
+    assert_eq!(data_sent(&mut tcp), vec![MSS; 18]);
+    assert_eq!(accepted(&tcp, 1 << 20), blocked + 40_544);
+    let info = tcp.sock.info();
+    assert_eq!(info.notsent_bytes, 10 * MSS as u64);
+    assert_eq!(info.wmem_queued, 14 * PACKET + 10 * MSS as u64 + HEAD);
 }
 
 #[test]
@@ -160,17 +196,22 @@ fn a_partial_ack_frees_the_payload_of_a_packet_but_not_its_head() {
 fn heads_cost_what_each_kernel_allocates() {
     // 3.10: each skb tcp_sendmsg allocates has a 2 KB head (truesize 2304)
     // holding its first 1408 bytes; the 5 skbs cut off it cost 1280 each.
+    // Packet 1 keeps the linear bytes: 2304 + 1488 = 3792, the next 1280 +
+    // 2896 = 4176, so TSQ (limit 2 × 4176 = 8352) lets packet 3 go (1 + 3792
+    // + 4176 ≤ 8352) and holds the 4th: the tail takes one top-up more than
+    // today's, 43440 bytes in all.
     let mut tcp = small_sndbuf(Kernel::V3_10);
-    assert_eq!(write_1mib(&mut tcp), 14_480 + GOAL);
-    let payload_paged = 46_336 - 1_408;
+    assert_eq!(write_1mib(&mut tcp), 30 * MSS as u64);
+    let payload_paged = 43_440 - 1_408;
     assert_eq!(
         tcp.sock.info().wmem_queued,
         payload_paged + 2_304 + 5 * 1_280
     );
-    // 5.x: 1280 for every skb.
+    // 5.x: 1280 for every skb; packets of 4176 from the first, so TSQ holds
+    // the third (1 + 8352 > 8352), as today's.
     let mut tcp = small_sndbuf(Kernel::V5_5);
-    write_1mib(&mut tcp);
-    assert_eq!(tcp.sock.info().wmem_queued, 46_336 + 6 * 1_280);
+    assert_eq!(write_1mib(&mut tcp), 28 * MSS as u64);
+    assert_eq!(tcp.sock.info().wmem_queued, 40_544 + 6 * 1_280);
 }
 
 #[test]
@@ -251,18 +292,20 @@ fn with_lowat(kernel: Kernel) -> Tcp {
 fn notsent_lowat_refuses_a_new_skb_once_unsent_bytes_reach_it() {
     // TCP_NOTSENT_LOWAT 16 KiB, a buffer that is never the limit: the
     // first skb is filled to the size goal whatever the lowat (only a new
-    // skb is checked); after the push and the top-up 31856 bytes are unsent
-    // ≥ 16384, so no second skb: unsent stays within the lowat + one skb.
+    // skb is checked) and topped up as with 16 KiB until TSQ stops the
+    // push: 40544 taken, 2 packets sent, so 34752 unsent ≥ 16384 when the
+    // copy asks for a second skb: refused. Unsent stays within the lowat +
+    // one skb; cwnd 10 then sends 10 segments in all.
     let mut tcp = with_lowat(Kernel::Today);
     tcp.write(1 << 20);
     assert_eq!(tcp.drain().len(), 10);
-    assert_eq!(accepted(&tcp, 1 << 20), 14_480 + GOAL);
+    assert_eq!(accepted(&tcp, 1 << 20), 28 * MSS as u64);
     let info = tcp.sock.info();
     assert!(
         info.wmem_queued < info.sndbuf,
         "the buffer is not the limit"
     );
-    assert_eq!(info.notsent_bytes, GOAL);
+    assert_eq!(info.notsent_bytes, 18 * MSS as u64);
 }
 
 #[test]
@@ -274,7 +317,7 @@ fn notsent_lowat_wakes_the_writer_as_data_leaves_on_todays_kernel() {
     let blocked = write_1mib(&mut tcp);
     tcp.at_ms(200);
     send!(tcp, ack_segments(10));
-    // cwnd 20 takes 20 of the 22 unsent segments; after the 9th packet 5792
+    // cwnd 20 takes the 18 unsent segments; after the 7th packet 5792
     // bytes are unsent (× 2 < 16384), and the writer tops up the tail.
     tcp.drain();
     assert!(accepted(&tcp, 1 << 20) > blocked, "woken by the sends");
@@ -282,10 +325,13 @@ fn notsent_lowat_wakes_the_writer_as_data_leaves_on_todays_kernel() {
 
 #[test]
 fn before_5x_the_waker_compares_unsent_bytes_themselves_with_the_lowat() {
-    // 200 ms, ACK of 3 packets: cwnd 16 with 4 in flight sends 6 packets
-    // from the 31856-byte tail, leaving 14480 unsent. 4.18's waker asks
-    // unsent < 16384 and wakes the writer, which tops the tail up again;
-    // 5.x asks unsent · 2 < 16384 and lets it sleep.
+    // The first write leaves 20 segments unsent on 4.18 (its first packet
+    // keeps 1408 linear bytes, so TSQ lets a third packet go) and 18 on 5.x
+    // (see heads_cost_what_each_kernel_allocates). 200 ms, ACK of 3
+    // packets: cwnd 16 with 4 in flight sends 6 packets from the tail,
+    // leaving 11584 and 8688 unsent. 4.18's waker asks unsent < 16384 and
+    // wakes the writer, which tops the tail up to the size goal again (14
+    // segments); 5.x asks unsent · 2 < 16384 (17376) and lets it sleep.
     for (kernel, wakes) in [(Kernel::V4_18, true), (Kernel::V5_5, false)] {
         let mut tcp = with_lowat(kernel);
         let blocked = write_1mib(&mut tcp);
@@ -293,6 +339,6 @@ fn before_5x_the_waker_compares_unsent_bytes_themselves_with_the_lowat() {
         send!(tcp, ack_segments(6));
         assert_eq!(data_sent(&mut tcp), vec![MSS; 12]);
         let woken = accepted(&tcp, 1 << 20) - blocked;
-        assert_eq!(woken, if wakes { GOAL - 14_480 } else { 0 }, "{kernel}");
+        assert_eq!(woken, if wakes { 14 * MSS as u64 } else { 0 }, "{kernel}");
     }
 }
