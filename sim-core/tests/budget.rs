@@ -255,7 +255,7 @@ const TEST_BUDGET: Budget = Budget {
 };
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
 
     /// Either refused up front, or stopped at the backstop (both `tcpsim`'s
     /// exit status 2, with a message naming keys), or run to its end; in

@@ -218,8 +218,7 @@ pub(super) fn stopped(s: &Scenario, limit: Limit, reached: u64, budget: &Budget)
             &cost.memory,
             format!("{} of trace", format_bytes(reached)),
             format!(
-                "{} the memory limit ({})",
-                BACKSTOP,
+                "past {BACKSTOP} × the {} memory limit",
                 format_bytes(budget.max_memory_bytes)
             ),
             format_bytes(cost.memory.amount),
@@ -228,8 +227,7 @@ pub(super) fn stopped(s: &Scenario, limit: Limit, reached: u64, budget: &Budget)
             &cost.events,
             format!("{} events and write() calls", approx(reached)),
             format!(
-                "{} the limit of {} events",
-                BACKSTOP,
+                "past {BACKSTOP} × the limit of {} events",
                 approx(budget.max_events)
             ),
             approx(cost.events.amount),
@@ -240,7 +238,7 @@ pub(super) fn stopped(s: &Scenario, limit: Limit, reached: u64, budget: &Budget)
         also: None,
         keys: part.keys.clone(),
         message: format!(
-            "stopped after {reached}, {over} times over (estimated {estimate} for {}); {}",
+            "stopped after {reached}, {over} (estimated {estimate} for {}); {}",
             settings(s, &part.keys),
             advice(&part.keys)
         ),

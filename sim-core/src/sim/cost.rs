@@ -69,9 +69,9 @@ const SUMMARY_PER_EXCHANGE: u64 = 8;
 /// received, an RTT sample, a delayed-ACK timer.
 const PACKET_RECORDS_PER_SEGMENT: u64 = 6;
 
-/// Slack per exchange on a lossless path: a delayed ACK (200 ms at most with
-/// Nagle, or a cork), the handshake, slow start.
-const EXCHANGE_SLACK: SimDuration = SimDuration::from_millis(500);
+/// The longest a delayed ACK waits (`TCP_DELACK_MAX`): what Nagle or a cork
+/// may hold a message's tail back for.
+const TCP_DELACK_MAX: SimDuration = SimDuration::from_millis(200);
 
 /// Round trips per exchange for the handshake and slow start.
 const ROUND_TRIPS_PER_EXCHANGE: u64 = 20;
@@ -82,8 +82,9 @@ const ROUND_TRIPS_PER_EXCHANGE: u64 = 20;
 const HEAVY_LOSS: f64 = 0.05;
 
 /// Time per connection to recover from the losses of a queue that
-/// overflows, or of light random loss: a few timeouts backing off.
-const RECOVERY_SLACK: SimDuration = SimDuration::from_secs(10);
+/// overflows, or of light random loss: a lost SYN's timeouts (1 s, then 2),
+/// besides four round trips.
+const RECOVERY_SLACK: SimDuration = SimDuration::from_secs(3);
 
 /// One part of the cost and the scenario keys that drive it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,7 +135,7 @@ const FLIGHT_BYTES_PER_SEGMENT: u64 = (size_of::<(SimTime, u64, Event)>()
 struct Direction<'a> {
     writes: &'a [u64],
     chunked: Option<ChunkedWrites>,
-    /// The sending host's MSS.
+    /// The sending host's MSS, or the least window if that is smaller.
     mss: u64,
     /// The receiving application's read rate, if it reads at one.
     read_rate: Option<u64>,
@@ -197,10 +198,12 @@ impl Cost {
         let repeat = u64::from(app.repeat.max(1));
         let exchanges = flows * repeat;
         let connections = flows * if app.new_connection { repeat } else { 1 };
+        // A window smaller than the MSS makes smaller segments.
+        let floor = window_floor(s);
         let down = Direction {
             writes: &app.response,
             chunked: app.server_writes,
-            mss: u64::from(s.server.sender.mss),
+            mss: u64::from(s.server.sender.mss).min(floor),
             read_rate: s.client.receiver.read_rate,
             holds_small: s.server.sender.nagle != Nagle::Off || s.server.sender.cork,
             bytes_key: "app.response",
@@ -209,7 +212,7 @@ impl Cost {
         let up = Direction {
             writes: &app.request,
             chunked: app.client_writes,
-            mss: u64::from(s.client.sender.mss),
+            mss: u64::from(s.client.sender.mss).min(floor),
             read_rate: s.server.receiver.read_rate,
             holds_small: s.client.sender.nagle != Nagle::Off || s.client.sender.cork,
             bytes_key: "app.request",
@@ -378,10 +381,17 @@ fn with_flows(mut keys: Vec<String>, flows: u32) -> Vec<String> {
     keys
 }
 
-/// Whether the receiving application may stop reading: at a rate of 0, or
-/// in a pause.
+/// Whether the receiving application may stop reading for good: at a
+/// rate of 0, or in a pause that never ends.
 fn may_stop_reading(r: &ReceiverConfig) -> bool {
-    r.read_rate == Some(0) || r.read_pause.is_some()
+    r.read_rate == Some(0) || r.read_pause.is_some_and(|p| p.until.is_none())
+}
+
+/// How long the receiving application pauses reading, if it does.
+fn read_pause(r: &ReceiverConfig) -> u64 {
+    r.read_pause
+        .and_then(|p| p.until.map(|u| u.0.saturating_sub(p.from.0)))
+        .unwrap_or(0)
 }
 
 /// The bytes a flow may have in flight at most: what the receiver's
@@ -427,23 +437,35 @@ fn horizon(s: &Scenario, down: &Direction, up: &Direction) -> Part {
     let connections = if app.new_connection { repeat } else { 1 };
     let mss = u64::from(s.server.sender.mss.min(s.client.sender.mss).max(1));
     // A queue that cannot take every flow's first flight drops most of it,
-    // again and again, with timeouts backing off: as a drop list or an
-    // outage may, and a reader that stops.
+    // again and again, with timeouts backing off: so may a drop list, heavy
+    // loss, and a reader that stops for good. A window smaller than a
+    // segment leaves the sender waiting on probes (a 4 KiB buffer under a
+    // 65,000-byte MSS was sampled to its time limit).
     let burst = flows * u64::from(s.server.sender.initcwnd.max(1)) * (mss + HEADER_BYTES);
     if p.loss >= HEAVY_LOSS
         || p.queue_bytes < burst
+        || window_floor(s) < mss
         || !p.drops.is_empty()
-        || !p.outages.is_empty()
         || may_stop_reading(&s.client.receiver)
         || may_stop_reading(&s.server.receiver)
     {
         return limit;
     }
-    // A round trip with the queue full.
-    let rtt = p.rtt().0 as f64 + p.queue_bytes as f64 * 8e9 / rate;
+    // What a flow may have in flight: its window, or its exchange's bytes;
+    // what of it the path does not hold waits in the queue, and lengthens
+    // the round trip.
+    let exchange = down.bytes().max(up.bytes());
+    let bdp = (rate / 8e9 * p.rtt().0 as f64) as u64;
+    let in_flight = flows.saturating_mul(window_max(s).min(exchange));
+    let queued = in_flight.saturating_sub(bdp).min(p.queue_bytes);
+    let base_rtt = p.rtt().0 as f64;
+    let queue_delay = queued as f64 * 8e9 / rate;
+    let rtt = base_rtt + queue_delay;
     let per_flow = (down.bytes() + up.bytes()) as f64 * repeat as f64;
+    // The link busy (a queue only builds then), and the round trips of a
+    // window that is not yet the path's.
     let serialisation = per_flow * flows as f64 * 8e9 / rate;
-    let windowed = per_flow / window_floor(s) as f64 * rtt;
+    let windowed = per_flow / window_floor(s) as f64 * base_rtt;
     let writer = |d: &Direction| match d.chunked {
         Some(c) => d.writes() as f64 * c.cost.0 as f64,
         None => 0.0,
@@ -453,29 +475,45 @@ fn horizon(s: &Scenario, down: &Direction, up: &Direction) -> Part {
         _ => 0.0,
     };
     let (Pacing::Every(gap) | Pacing::After(gap)) = app.pacing;
+    // Each message's tail may wait for a delayed ACK (Nagle, a cork).
+    let messages = (down.writes.len() + up.writes.len() + 1) as f64;
     let per_exchange = writer(down)
         + writer(up)
         + reader(down)
         + reader(up)
         + gap.0 as f64
-        + ROUND_TRIPS_PER_EXCHANGE as f64 * rtt
-        + EXCHANGE_SLACK.0 as f64;
-    let lossless = serialisation.max(windowed) + per_exchange * repeat as f64;
+        + ROUND_TRIPS_PER_EXCHANGE as f64 * base_rtt
+        + queue_delay
+        + messages * TCP_DELACK_MAX.0 as f64;
+    let lossless = serialisation + windowed + per_exchange * repeat as f64;
+    // A connection per exchange, the next one due before the last is done:
+    // the simulator leaves the later exchanges unstarted (a run of three
+    // 1-byte responses every 0 s was sampled to its time limit), so the run
+    // lasts its time limit.
+    if let Pacing::Every(gap) = app.pacing
+        && app.new_connection
+        && app.repeat > 1
+        && (gap.0 as f64) < per_exchange - gap.0 as f64 + (serialisation + windowed) / repeat as f64
+    {
+        return limit;
+    }
     // Losses: each segment sent again as often as it takes, and each lost
-    // one waiting out a timeout at worst; a queue that may overflow (every
-    // flow's window more than the path holds) loses some too, recovered
-    // within a few timeouts per connection.
+    // one waiting out a timeout at worst; a queue that may overflow loses
+    // some too, and each connection may wait out a few timeouts (its SYN's
+    // first: 1 s). Pauses: a reader's, and an outage's, with the timeouts
+    // after it backing off to twice its length.
     let loss = p.loss.within(0.0, HEAVY_LOSS);
     let segments = per_flow / mss as f64;
     let timeouts = segments * loss * (TCP_RTO_MIN.0 as f64 + rtt);
-    let bdp = (rate / 8e9 * p.rtt().0 as f64) as u64;
-    let overflow = flows.saturating_mul(window_max(s)) > bdp.saturating_add(p.queue_bytes);
+    let overflow = in_flight > bdp.saturating_add(p.queue_bytes);
     let recovery = if loss > 0.0 || overflow {
-        (connections * flows) as f64 * RECOVERY_SLACK.0 as f64
+        (connections * flows) as f64 * (RECOVERY_SLACK.0 as f64 + 4.0 * rtt)
     } else {
         0.0
     };
-    let t = 2.0 * (lossless / ((1.0 - loss) * (1.0 - loss)) + timeouts + recovery);
+    let pauses = read_pause(&s.client.receiver).max(read_pause(&s.server.receiver)) as f64
+        + 3.0 * p.outages.iter().map(|o| o.until.0).max().unwrap_or(0) as f64;
+    let t = 2.0 * (lossless / ((1.0 - loss) * (1.0 - loss)) + timeouts + recovery + pauses);
     if t >= s.time_limit.0 as f64 {
         return limit;
     }
