@@ -28,8 +28,8 @@ pub struct Budget {
     /// Bytes the run's trace and what is in flight may take.
     pub max_memory_bytes: u64,
     /// Events the simulator may act on, counting each application
-    /// `write()` call as one (a million 1-byte writes take as long as
-    /// a sixth of a million events, and no event may be needed for them).
+    /// `write()` call as one (1-byte writes need no event of their own, and
+    /// a million of them take about as long as 150,000 events).
     pub max_events: u64,
 }
 
@@ -53,11 +53,10 @@ impl Budget {
 
     /// A widget's limits in a browser tab: 512 MiB (a 32-bit wasm memory
     /// holds 4 GiB, and a page keeps other runs' copies for replays), and
-    /// 20 million events, the simulator's old ceiling for widgets: a few
-    /// seconds in WebAssembly, which runs at about half the native speed
-    /// (`cargo xtask bench`), simulated in slices so the page never
-    /// freezes. The widgets' own ranges stay far below (30 s of 16 flows
-    /// at 1 Gbit/s is about 15 million).
+    /// 20 million events, the simulator's old ceiling for widgets: 4 to 7 s
+    /// natively (see [`Budget::NATIVE`]), longer in WebAssembly, simulated in
+    /// slices so the page never freezes. Every widget preset, and every control at its extremes,
+    /// fits (`widgets/tests/budget.rs`).
     pub const BROWSER: Budget = Budget {
         max_memory_bytes: 512 << 20,
         max_events: 20_000_000,

@@ -6,12 +6,14 @@
 //! above what the run does (the property test in `tests/budget.rs` holds it
 //! to within [`ESTIMATE_SLACK`] of the actual work), so that
 //! [`super::budget`] can refuse what would not fit before any of it is
-//! simulated. Where a scenario can stall (random loss, a drop list, an
-//! outage, a reader that stops, a path whose queue may overflow) the run is
-//! taken to last its whole time limit.
+//! simulated. Where a scenario can stall (random loss of 5 % or more, a
+//! drop list, a reader that stops for good, a queue too short for the first
+//! flight, a window smaller than a segment) the run is taken to last its
+//! whole time limit; light loss, a queue that may overflow, a read pause and
+//! an outage add the time they may cost.
 //!
 //! ```text
-//!   horizon   = time limit, or twice the transfer's time on a lossless path
+//!   horizon   = time limit, or twice the transfer's time with what may delay it
 //!   segments  = min(bytes / MSS, what the link carries in the horizon) × loss
 //!   events    = 3 per segment + write() calls + samples ticks + timers
 //!   memory    = samples + packet records + other records (each vector's
