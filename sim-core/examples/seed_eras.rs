@@ -62,6 +62,7 @@ fn figure(r: &RunResult) -> Figure {
                     format!("gave up, {}", reason.sysctl().unwrap_or(reason.name()))
                 }
                 Outcome::EventLimit { .. } => "event-limit".into(),
+                Outcome::MemoryLimit { .. } => "memory-limit".into(),
                 _ => "time-limit".into(),
             };
             let mbit = flow_totals(r).iter().map(|f| f.bitrate / 1e6).sum();

@@ -343,3 +343,93 @@ fn an_unknown_kernel_is_refused_with_the_known_ones() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("key `server.kernel`: `6.18` is not a kernel the simulator knows (known: 2.6.32, 3.10, 4.18, 5.5, today)"), "{err}");
 }
+
+/// 6 % loss may stall a transfer, so the estimate takes the run to last its
+/// day: a sample every 500 µs for a day is 1.7e8 samples (78 GiB). The run
+/// itself completes in 264 ms of simulated time.
+const FINE_SAMPLES_OVER_A_DAY: &str = r#"
+format = 1
+name = "lossy-fine-samples"
+time_limit = "86400s"
+sample_interval = "500us"
+[path]
+rate = "100Mbit"
+rtt = "10ms"
+loss = 0.06
+[app]
+type = "request-response"
+request = "100B"
+response = "100KB"
+"#;
+
+#[test]
+fn a_run_over_the_budget_is_refused_naming_the_keys_and_the_flags_move_the_limits() {
+    let file = write_temp("over-budget", FINE_SAMPLES_OVER_A_DAY);
+    let path = file.to_str().unwrap();
+    let out = tcpsim(&["run", path]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(&format!(
+            "tcpsim: {path}: `sample_interval` = 500 µs and `time_limit` = 86400 s would keep about 1.7e8 samples"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("over the 1 GiB memory limit"), "{err}");
+    assert!(
+        err.contains(
+            "raise `sample_interval` or shorten `time_limit`, or pass --max-memory and --max-events"
+        ),
+        "{err}"
+    );
+    // Raising one limit is not enough: the other names itself.
+    let out = tcpsim(&["run", path, "--max-memory", "128GiB"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("over the limit of 1.0e8 events"), "{err}");
+    assert!(err.ends_with("or pass --max-events\n"), "{err}");
+    // Raising both lets it run.
+    let out = tcpsim(&["run", path, "--max-memory", "128GiB", "--max-events", "1e9"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["outcome"], "completed");
+    // Lowering one refuses a seed scenario that runs by default.
+    let seed = scenarios().join("seed-004-512k-7ms.toml");
+    let seed = seed.to_str().unwrap();
+    assert!(tcpsim(&["run", seed]).status.success());
+    let out = tcpsim(&["run", seed, "--max-events", "1000"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`app.response` = 512 KiB would take about")
+            && err.contains(
+                "over the limit of 1000 events; lower `app.response`, or pass --max-events"
+            ),
+        "{err}"
+    );
+    let out = tcpsim(&["run", seed, "--max-memory", "1MiB"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("over the 1 MiB memory limit; lower `app.response`, or pass --max-memory")
+    );
+    // Bad limits are usage errors, as clap reports them (status 2 too).
+    for bad in [
+        ["--max-events", "0"],
+        ["--max-events", "many"],
+        ["--max-memory", "12XB"],
+    ] {
+        let out = tcpsim(&["run", seed, bad[0], bad[1]]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(bad[0]),
+            "{bad:?}"
+        );
+    }
+    std::fs::remove_file(file).unwrap();
+}

@@ -8,11 +8,15 @@
 //! tcpsim run FILE --format ss                         # the server socket as `ss -tin` shows it
 //! tcpsim run FILE --format tcp-metrics                # the server's cache, as `ip tcp_metrics show`
 //! tcpsim run FILE --kernel 4.18                       # both hosts run another kernel era
+//! tcpsim run FILE --max-memory 4GiB --max-events 1e9  # a bigger budget than the default
 //! tcpsim schema                                       # JSON Schema of scenario files
 //! ```
 //!
 //! A file that cannot be used gets a message naming the file and the key, and
-//! exit status 2; never a panic.
+//! exit status 2; never a panic. So does one whose run would not fit the
+//! budget (`sim::Budget::NATIVE`: 1 GiB, 100 million events, unless
+//! `--max-memory`/`--max-events` say otherwise): its cost is estimated from
+//! the file before anything runs, and the message names the keys that drive it.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
@@ -20,7 +24,7 @@ use sim_core::analysis::summarize;
 use sim_core::config::Kernel;
 use sim_core::report;
 use sim_core::scenario_file;
-use sim_core::sim::{self, Outcome};
+use sim_core::sim::{self, Budget, Outcome, RunError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,6 +54,16 @@ enum Command {
         /// file's sysctls, socket options and routes.
         #[arg(long, value_parser = Kernel::parse)]
         kernel: Option<Kernel>,
+        /// Memory the run may take, e.g. "512MiB", "2GiB" or bytes
+        /// [default: 1GiB]. A run estimated to need more is refused (exit
+        /// status 2) before it starts.
+        #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+        max_memory: Option<u64>,
+        /// Events the run may take (each application write() counts as one),
+        /// e.g. "5e8" or "500000000" [default: 1e8, 20 to 35 s here]. A run
+        /// estimated to take more is refused (exit status 2) before it starts.
+        #[arg(long, value_name = "N", value_parser = parse_count)]
+        max_events: Option<u64>,
     },
     /// Print the JSON Schema of scenario files.
     Schema,
@@ -80,13 +94,56 @@ fn main() -> ExitCode {
             format,
             interval,
             kernel,
-        } => match run(&file, format, &interval, kernel) {
-            Ok(text) => emit(&text),
-            Err(message) => {
-                eprintln!("tcpsim: {}: {message}", file.display());
-                ExitCode::from(2)
-            }
-        },
+            max_memory,
+            max_events,
+        } => {
+            let default = Budget::NATIVE;
+            let budget = Budget {
+                max_memory_bytes: max_memory.unwrap_or(default.max_memory_bytes),
+                max_events: max_events.unwrap_or(default.max_events),
+            };
+            run_file(&file, format, &interval, kernel, &budget)
+        }
+    }
+}
+
+/// `tcpsim run`, its output or its message.
+fn run_file(
+    file: &PathBuf,
+    format: Format,
+    interval: &str,
+    kernel: Option<Kernel>,
+    budget: &Budget,
+) -> ExitCode {
+    match run(file, format, interval, kernel, budget) {
+        Ok(text) => emit(&text),
+        Err(message) => {
+            eprintln!("tcpsim: {}: {message}", file.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `--max-memory`: a size with its unit ("512MiB", "2GiB") or bytes.
+fn parse_memory(text: &str) -> Result<u64, String> {
+    match sim_core::units::parse_bytes(text) {
+        Ok(0) => Err("must be more than 0 bytes".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--max-events`: a count, plain ("500000000") or with an exponent ("5e8").
+fn parse_count(text: &str) -> Result<u64, String> {
+    let t = text.trim().replace('_', "");
+    if let Ok(n) = t.parse::<u64>() {
+        return (n > 0).then_some(n).ok_or("must be more than 0".into());
+    }
+    match t.parse::<f64>() {
+        Ok(x) if x >= 1.0 && x < u64::MAX as f64 && x.fract() == 0.0 => Ok(x as u64),
+        _ => Err(format!(
+            "`{text}` is not a whole number of events (e.g. 5e8)"
+        )),
     }
 }
 
@@ -109,6 +166,7 @@ fn run(
     format: Format,
     interval: &str,
     kernel: Option<Kernel>,
+    budget: &Budget,
 ) -> Result<String, String> {
     let interval =
         sim_core::units::parse_duration(interval).map_err(|e| format!("--interval: {e}"))?;
@@ -118,7 +176,17 @@ fn run(
         spec.set_kernel(k);
     }
     let scenario = spec.to_scenario().map_err(|e| e.to_string())?;
-    let result = sim::run(&scenario).map_err(|e| e.to_string())?;
+    let result = sim::run_within(&scenario, budget).map_err(|e| match e {
+        RunError::OverBudget(e) => {
+            let flag = match (e.limit, e.also) {
+                (_, Some(_)) => "--max-memory and --max-events",
+                (sim::Limit::Memory, None) => "--max-memory",
+                (sim::Limit::Events, None) => "--max-events",
+            };
+            format!("{e}, or pass {flag}")
+        }
+        RunError::Config(e) => e.to_string(),
+    })?;
     Ok(match format {
         Format::Csv => report::csv_series(&result),
         Format::Samples => report::csv_samples(&result),
@@ -132,6 +200,7 @@ fn run(
                 Outcome::Completed { at } => ("completed", at),
                 Outcome::TimeLimit { at } => ("time-limit", at),
                 Outcome::EventLimit { at } => ("event-limit", at),
+                Outcome::MemoryLimit { at } => ("memory-limit", at),
                 Outcome::Aborted { at, .. } => ("aborted", at),
             };
             let mut v = json!({

@@ -48,6 +48,7 @@ impl World {
     /// One `write()` call by `side`'s application, and whatever TCP sends at once.
     pub(super) fn write(&mut self, now: SimTime, flow: u16, side: Side, bytes: u64, more: bool) {
         self.trace.set_flow(flow);
+        self.writes += 1;
         // Disjoint fields, borrowed directly: moving the trace out and back
         // with `mem::take` copied it twice per call.
         self.flows[flow as usize]

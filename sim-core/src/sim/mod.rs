@@ -10,16 +10,23 @@
 //!
 //! Hosts take no time to process a segment; only links and timers advance time.
 //!
-//! `mod.rs` runs it ([`run`], or [`Simulation`] a slice at a time);
+//! `mod.rs` runs it ([`run`], or [`Simulation`] a slice at a time; [`run_within`]
+//! and [`Simulation::within`] first refuse what would pass a [`Budget`]);
+//! `cost.rs` estimates what a run will cost, `budget.rs` holds the limits;
 //! `world.rs` holds the world and what one event does to it, `flow.rs` one
 //! connection, `apps.rs` the applications' writes, `drops.rs` the drop list,
 //! `closed.rs` what a closed connection meets and when closing ends the run.
 
 mod apps;
+pub mod budget;
 mod closed;
+pub mod cost;
 mod drops;
 mod flow;
 mod world;
+
+pub use budget::{Budget, Limit, OverBudget, RunError};
+pub use cost::Cost;
 
 use crate::config::{ConfigError, Scenario};
 use crate::link::LinkStats;
@@ -31,9 +38,9 @@ use crate::trace::Trace;
 use crate::units::Within;
 use world::World;
 
-/// Ceiling on events per run, far above any scenario the book uses, so that a
-/// pathological setting ends with a message instead of hanging a browser tab.
-pub const MAX_EVENTS: u64 = 20_000_000;
+/// Events between two looks at the memory a run's trace holds (see
+/// [`Budget::backstop_memory`]).
+const MEMORY_CHECK_EVERY: u64 = 4096;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,8 +49,12 @@ pub enum Outcome {
     Completed { at: SimTime },
     /// The scenario's time limit passed first.
     TimeLimit { at: SimTime },
-    /// The event budget ran out ([`MAX_EVENTS`]).
+    /// The run passed its budget's backstop in events and `write()` calls
+    /// ([`Budget::backstop_events`]): the estimate that let it run was wrong.
     EventLimit { at: SimTime },
+    /// The run's trace passed its budget's backstop in memory
+    /// ([`Budget::backstop_memory`]).
+    MemoryLimit { at: SimTime },
     /// A host gave the connection up: `side` reached the limit `reason`
     /// names (`tcp_syn_retries`, `tcp_synack_retries`, `tcp_retries2`), or
     /// was reset by the peer's RST (`GiveUp::Reset`, when the scenario runs
@@ -62,6 +73,7 @@ impl Outcome {
             Outcome::Completed { at }
             | Outcome::TimeLimit { at }
             | Outcome::EventLimit { at }
+            | Outcome::MemoryLimit { at }
             | Outcome::Aborted { at, .. } => at,
         }
     }
@@ -95,10 +107,25 @@ pub struct RunResult {
     pub tcp_metrics: TcpMetrics,
 }
 
-/// Runs a scenario to completion (or to its time limit).
+/// Runs a scenario to completion (or to its time limit), with no estimate
+/// first: held only to [`Budget::NATIVE`]'s backstop (its outcome then an
+/// [`Outcome::EventLimit`] or [`Outcome::MemoryLimit`]). What reads
+/// scenarios from outside uses [`run_within`].
 pub fn run(scenario: &Scenario) -> Result<RunResult, ConfigError> {
     let mut sim = Simulation::new(scenario)?;
     while !sim.advance(u64::MAX) {}
+    Ok(sim.finish())
+}
+
+/// Runs a scenario if its estimated cost fits `budget` (refused before
+/// anything is simulated if not), and stops it with the same kind of error
+/// if it passes the backstop all the same.
+pub fn run_within(scenario: &Scenario, budget: &Budget) -> Result<RunResult, RunError> {
+    let mut sim = Simulation::within(scenario, budget)?;
+    while !sim.advance(u64::MAX) {}
+    if let Some(e) = sim.over_budget() {
+        return Err(e.into());
+    }
     Ok(sim.finish())
 }
 
@@ -115,11 +142,36 @@ pub struct Simulation {
     events: u64,
     outcome: Option<Outcome>,
     progress: f64,
+    budget: Budget,
+    /// `budget`'s backstops.
+    max_work: u64,
+    max_memory: u64,
 }
 impl Simulation {
+    /// A run of `scenario` with no estimate first, held to
+    /// [`Budget::NATIVE`]'s backstop (see [`run`]).
     pub fn new(scenario: &Scenario) -> Result<Simulation, ConfigError> {
+        Simulation::held_to(scenario, &Budget::NATIVE)
+    }
+
+    /// A run of `scenario` held to `budget`'s backstop, with no estimate
+    /// first: it stops once it passes the backstop (what a run that a wrong
+    /// estimate let through meets).
+    pub fn held_to(scenario: &Scenario, budget: &Budget) -> Result<Simulation, ConfigError> {
         scenario.validate()?;
-        Ok(Simulation {
+        Ok(Simulation::start(scenario, *budget))
+    }
+
+    /// A run of `scenario` if its estimated cost fits `budget`, held to
+    /// the budget's backstop while it runs (see [`Simulation::over_budget`]).
+    pub fn within(scenario: &Scenario, budget: &Budget) -> Result<Simulation, RunError> {
+        scenario.validate()?;
+        budget.check(scenario)?;
+        Ok(Simulation::start(scenario, *budget))
+    }
+
+    fn start(scenario: &Scenario, budget: Budget) -> Simulation {
+        Simulation {
             w: World::new(scenario),
             scenario: scenario.clone(),
             limit: SimTime::ZERO + scenario.time_limit,
@@ -127,7 +179,31 @@ impl Simulation {
             events: 0,
             outcome: None,
             progress: 0.0,
-        })
+            budget,
+            max_work: budget.backstop_events(),
+            max_memory: budget.backstop_memory(),
+        }
+    }
+
+    /// Why the run was stopped short, if it passed its budget's backstop.
+    pub fn over_budget(&self) -> Option<OverBudget> {
+        let (limit, reached) = match self.outcome? {
+            Outcome::EventLimit { .. } => (Limit::Events, self.work()),
+            Outcome::MemoryLimit { .. } => (Limit::Memory, self.w.trace.heap_bytes() as u64),
+            _ => return None,
+        };
+        Some(budget::stopped(
+            &self.scenario,
+            limit,
+            reached,
+            &self.budget,
+        ))
+    }
+
+    /// Events so far plus the applications' `write()` calls: what the
+    /// budget counts.
+    pub fn work(&self) -> u64 {
+        self.events.saturating_add(self.w.writes)
     }
 
     /// Simulated time reached so far.
@@ -205,8 +281,13 @@ impl Simulation {
                 continue; // queue bookkeeping, not an event of the model
             }
             self.events += 1;
-            if self.events > MAX_EVENTS {
+            if self.events.saturating_add(self.w.writes) > self.max_work {
                 break Outcome::EventLimit { at: t };
+            }
+            if self.events.is_multiple_of(MEMORY_CHECK_EVERY)
+                && self.w.trace.heap_bytes() as u64 > self.max_memory
+            {
+                break Outcome::MemoryLimit { at: t };
             }
             if let Some(outcome) = self.w.handle(t, event, self.scenario.sample_interval) {
                 break outcome;

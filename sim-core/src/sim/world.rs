@@ -71,6 +71,9 @@ pub(super) struct World {
     pub(super) flush_before: Option<u32>,
     /// Whether a give-up ends the run (`closed.rs`).
     pub(super) after_give_up: AfterGiveUp,
+    /// The applications' `write()` calls so far (the budget counts them
+    /// with the events: 1-byte writes need no event).
+    pub(super) writes: u64,
 }
 
 /// One direction of the path as a link; `delay`, `seed` and whether random
@@ -133,6 +136,7 @@ impl World {
             loss_connections: p.loss_connections,
             flush_before: scenario.app.tcp_metrics_flush_before,
             after_give_up: scenario.after_give_up,
+            writes: 0,
         };
         let now = SimTime::ZERO;
         for flow in 0..scenario.flows as u16 {

@@ -135,6 +135,9 @@ struct Skb {
     linear_room: u64,
 }
 
+/// Bytes one skb takes in the queues, for the cost estimates (`sim::cost`).
+pub(crate) const SKB_BYTES: usize = std::mem::size_of::<Skb>();
+
 /// The skbs of the retransmission queue and the write queue, in order. Two
 /// deques, so that cutting a TSO packet off the send head (`tso_fragment`)
 /// moves no other skb, however many wait behind it.

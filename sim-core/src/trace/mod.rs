@@ -141,6 +141,10 @@ pub struct Trace {
 /// enough for every widget case (a 64 MiB transfer is ~46,000 segments).
 pub const DEFAULT_PACKET_BUDGET: usize = 1_000_000;
 
+/// Bytes one stored packet record takes at most (its compact slot and a
+/// SACK entry), for the cost estimates (`sim::cost`).
+pub(crate) const PACKET_RECORD_BYTES: u64 = packed::RECORD_BYTES;
+
 impl Default for Trace {
     fn default() -> Self {
         Trace::with_packet_budget(DEFAULT_PACKET_BUDGET)

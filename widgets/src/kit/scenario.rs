@@ -1,6 +1,7 @@
 //! The scenario a widget simulates for its current control values.
 
 use sim_core::config::{Pacing, Scenario};
+use sim_core::sim::Limit;
 
 use sim_core::time::SimDuration;
 use widget_catalogue::WidgetSpec;
@@ -22,8 +23,32 @@ pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
     // packet record: 16 MB, 22-31 MB with the vectors' spare room, measured
     // on benchmarks (c) and (d) with this budget).
     s.trace_packet_budget = 250_000;
+    fit_samples(&mut s);
     s
 }
+
+/// Coarser sampling where the run may last far longer than [`expected_ns`]
+/// says (every message held back for a delayed ACK, losses waiting out
+/// timeouts): the sampling is the widget's choice, not the reader's, so the
+/// budget check before a widget simulates (`side::BUDGET`) must not refuse
+/// a run for it. The interval doubles while the samples (over the longest
+/// the estimate takes the run to last) are what passes the budget's memory.
+fn fit_samples(s: &mut Scenario) {
+    while s.sample_interval.0 < MAX_SAMPLE_INTERVAL {
+        match super::side::BUDGET.check(s) {
+            Err(e)
+                if e.limit == Limit::Memory
+                    && e.keys.first().is_some_and(|k| k == "sample_interval") =>
+            {
+                s.sample_interval = SimDuration((s.sample_interval.0 * 2).min(MAX_SAMPLE_INTERVAL));
+            }
+            _ => return,
+        }
+    }
+}
+
+/// The longest `sample_interval` a scenario may have.
+const MAX_SAMPLE_INTERVAL: u64 = 3_600_000_000_000;
 
 /// Samples a run takes at most, about (see [`build`]).
 const MAX_SAMPLES: u64 = 20_000;

@@ -6,9 +6,13 @@ use super::detail::{Detail, Snapshots, Work};
 use super::model::{Model, ModelBuild};
 use super::scenario;
 use sim_core::config::Scenario;
-use sim_core::sim::{RunResult, Simulation};
+use sim_core::sim::{Budget, RunResult, Simulation};
 use sim_core::time::SimTime;
 use std::rc::Rc;
+
+/// What a widget's run may cost in a browser tab (see `Budget::BROWSER`):
+/// checked before it simulates, and held to while it does.
+pub const BUDGET: Budget = Budget::BROWSER;
 
 /// Events simulated between clock checks.
 const EVENTS_PER_CHECK: u64 = 2_000;
@@ -65,6 +69,10 @@ pub struct Side {
     /// it is drawn, but has no result to read out yet.
     pub previewing: bool,
     pub progress: f64,
+    /// Why the last run was stopped short, if it passed its budget's
+    /// backstop (an estimate that let it in was wrong): it is drawn as far
+    /// as it went, with this said.
+    stopped: Option<String>,
 }
 
 impl Default for Side {
@@ -75,14 +83,17 @@ impl Default for Side {
             detail: Detail::default(),
             previewing: false,
             progress: 0.0,
+            stopped: None,
         }
     }
 }
 
 impl Side {
-    /// Starts simulating `scenario`; the old model stays until the new one is in.
+    /// Starts simulating `scenario`; the old model stays until the new one is
+    /// in. A scenario whose estimated cost passes [`BUDGET`] is not simulated:
+    /// the widget says why (`error`) and keeps the run it showed.
     pub fn start(&mut self, scenario: &Scenario) {
-        self.run = match Simulation::new(scenario) {
+        self.run = match Simulation::within(scenario, &BUDGET) {
             Ok(mut sim) => {
                 let snapshots = Snapshots::new(&mut sim, scenario);
                 Run::Simulating(Box::new(Simulating {
@@ -94,6 +105,7 @@ impl Side {
             Err(e) => Run::Failed(e.to_string()),
         };
         self.progress = 0.0;
+        self.stopped = None;
     }
 
     pub fn busy(&self) -> bool {
@@ -139,6 +151,7 @@ impl Side {
             }
             if let Run::Simulating(done) = std::mem::replace(&mut self.run, Run::Done) {
                 let Simulating { sim, snapshots, .. } = *done;
+                self.stopped = sim.over_budget().map(|e| e.to_string());
                 self.run =
                     Run::Reducing(Box::new((sim.finish(), ModelBuild::default(), snapshots)));
             }
@@ -184,10 +197,12 @@ impl Side {
         self.detail.work(t_ns, deadline_ms, now_ms)
     }
 
+    /// Why this side shows no new run (its scenario over the budget, or a
+    /// setting out of range), or only part of one (stopped at the backstop).
     pub fn error(&self) -> Option<&str> {
         match &self.run {
             Run::Failed(e) if !e.is_empty() => Some(e),
-            _ => None,
+            _ => self.stopped.as_deref(),
         }
     }
 }

@@ -26,6 +26,7 @@ pub fn run_end_ns(run: &RunResult) -> f64 {
         Outcome::Completed { at }
         | Outcome::TimeLimit { at }
         | Outcome::EventLimit { at }
+        | Outcome::MemoryLimit { at }
         | Outcome::Aborted { at, .. } => at.0 as f64,
     }
 }

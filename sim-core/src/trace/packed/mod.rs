@@ -62,6 +62,11 @@ const HOLD_REASONS: [&str; 2] = ["nagle", "cork"];
 /// No SACK blocks (`Slot::sack`).
 const NO_SACK: u32 = u32::MAX;
 
+/// Bytes a packet record may take: its slot, and a SACK entry (an ACK's
+/// blocks) in the side table at most (`sim::cost` counts with it).
+pub(crate) const RECORD_BYTES: u64 =
+    (std::mem::size_of::<Slot>() + std::mem::size_of::<SackBlocks>()) as u64;
+
 /// One packet record, 64 bytes. The four words hold, by kind: a segment's
 /// sequence number, ACK, id and echoed timestamp; an RTT sample's four
 /// values; a delayed-ACK deadline or held bytes in `w0`.
