@@ -68,7 +68,8 @@ test("bufferbloat: CUBIC's RTT climbs far above the base, BBR's returns to it", 
   const cubic = await openPreset("deep-queue-cubic");
   const rc = await cubic.results();
   assert.ok(rc.max_rtt_ms > 2 * 210, `CUBIC's largest srtt ${rc.max_rtt_ms} ms`);
-  assert.equal(rc.retransmits, 0, "no loss at all");
+  // No random loss: what CUBIC retransmits, the overflowing queue dropped.
+  assert.ok(rc.retransmits > 0, "CUBIC grows until the queue overflows");
   await cubic.close();
   const bbr = await openPreset("deep-queue-bbr");
   const rb = await bbr.results();
