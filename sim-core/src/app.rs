@@ -42,6 +42,10 @@ pub struct AppState {
     /// counts restart with each connection.
     resp_base: u32,
     done_base: u32,
+    /// A transfer due on a new connection while the last one still runs:
+    /// the model has one connection per flow, so it waits for that one to
+    /// complete (a client with one worker).
+    deferred: Option<u32>,
 }
 
 impl AppState {
@@ -54,7 +58,26 @@ impl AppState {
             awaiting_connection: false,
             resp_base: 0,
             done_base: 0,
+            deferred: None,
         }
+    }
+
+    /// A transfer has started and not yet been read in full.
+    pub fn busy(&self) -> bool {
+        self.done < self.started.len() as u32
+    }
+
+    /// Holds transfer `index` until the one in progress completes.
+    pub fn defer(&mut self, index: u32) {
+        self.deferred = Some(index);
+    }
+
+    /// The transfer held by [`AppState::defer`], once nothing is in progress.
+    pub fn take_deferred(&mut self) -> Option<u32> {
+        if self.busy() {
+            return None;
+        }
+        self.deferred.take()
     }
 
     /// Every transfer has completed.

@@ -87,3 +87,32 @@ fn tcp_no_metrics_save_avoids_the_slowdown() {
     assert_eq!(off, fresh);
     assert_eq!(sim_core::report::tcp_metrics_show(&run(&s)), "");
 }
+
+/// A transfer due on a new connection while the last one still runs (a gap
+/// shorter than an exchange) waits for it: the model has one connection per
+/// flow, and opening the next one at once used to abandon the running
+/// transfer, leaving the later ones never started until the time limit.
+#[test]
+fn a_transfer_due_while_the_last_runs_starts_when_it_completes() {
+    use sim_core::analysis::summarize;
+    use sim_core::config::Pacing;
+    let mut s = common::seed_004();
+    s.app.request = vec![100];
+    s.app.response = vec![100_000];
+    s.app.repeat = 3;
+    s.app.pacing = Pacing::Every(sim_core::time::SimDuration::ZERO);
+    s.app.new_connection = true;
+    s.time_limit = sim_core::time::SimDuration::from_secs(10);
+    let r = common::run(&s);
+    let t = summarize(&r).transfers;
+    assert_eq!(t.len(), 3, "every transfer completed");
+    assert!(
+        matches!(r.outcome, sim_core::sim::Outcome::Completed { .. }),
+        "{:?}",
+        r.outcome
+    );
+    // Each starts the moment the one before completed, on its own connection.
+    for w in t.windows(2) {
+        assert_eq!(w[1].started, w[0].started + w[0].duration(), "{t:?}");
+    }
+}

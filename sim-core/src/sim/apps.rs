@@ -39,6 +39,10 @@ impl World {
                     );
                     if self.new_connection {
                         self.close(now, flow);
+                        // A transfer that came due meanwhile starts now.
+                        if let Some(next) = self.flows[flow as usize].apps.take_deferred() {
+                            self.start_transfer(now, flow, next);
+                        }
                     }
                 }
             }

@@ -533,17 +533,6 @@ fn horizon(s: &Scenario, down: &Direction, up: &Direction) -> Part {
         + queue_delay
         + messages * TCP_DELACK_MAX.0 as f64;
     let lossless = serialisation + windowed + per_exchange * repeat as f64;
-    // A connection per exchange, the next one due before the last is done:
-    // the simulator leaves the later exchanges unstarted (a run of three
-    // 1-byte responses every 0 s was sampled to its time limit), so the run
-    // lasts its time limit.
-    if let Pacing::Every(gap) = app.pacing
-        && app.new_connection
-        && app.repeat > 1
-        && (gap.0 as f64) < per_exchange - gap.0 as f64 + (serialisation + windowed) / repeat as f64
-    {
-        return limit;
-    }
     // Losses: each segment sent again as often as it takes, and each lost
     // one waiting out a timeout at worst; a queue that may overflow loses
     // some too, and each connection may wait out a few timeouts (its SYN's

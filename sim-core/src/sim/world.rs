@@ -202,12 +202,13 @@ impl World {
                 (flow, to)
             }
             Event::AppStart { flow, index } => {
-                let connected = !self.new_connection;
-                if self.new_connection {
-                    self.reconnect(now, flow);
+                if self.new_connection && self.flows[flow as usize].apps.busy() {
+                    // Opening the next connection now would abandon the
+                    // transfer still running on this one.
+                    self.flows[flow as usize].apps.defer(index);
+                    return None;
                 }
-                let actions = self.flows[flow as usize].apps.start(index, now, connected);
-                self.perform(now, flow, actions);
+                self.start_transfer(now, flow, index);
                 return None;
             }
             Event::Sample => {
@@ -352,6 +353,17 @@ impl World {
             }
             None => false,
         }
+    }
+
+    /// Transfer `index` of `flow` begins: on a new connection if each
+    /// transfer has its own.
+    pub(super) fn start_transfer(&mut self, now: SimTime, flow: u16, index: u32) {
+        let connected = !self.new_connection;
+        if self.new_connection {
+            self.reconnect(now, flow);
+        }
+        let actions = self.flows[flow as usize].apps.start(index, now, connected);
+        self.perform(now, flow, actions);
     }
 
     /// Closes the connection and opens a new one (the client sends a SYN now).
