@@ -30,6 +30,7 @@ use super::{
 use crate::cc::Algorithm;
 use crate::cc::hystart::HyStartRules;
 use crate::tcp::metrics::MetricsConfig;
+use crate::tcp::receive_window::Drs;
 use crate::tcp::receive_window::tcp_select_initial_window;
 use crate::timer_wheel::{Hz, TimerWheel};
 
@@ -336,6 +337,8 @@ impl HostSettings {
         fn set_delack_max_cap(on: bool) => behaviour.delack_max_cap = on;
         /// CUBIC's HyStart rules.
         fn set_hystart(v: HyStartRules) => behaviour.hystart = v;
+        /// Receive-buffer autotuning's sizing.
+        fn set_drs(v: Drs) => behaviour.drs = v;
 
         /// One answer per 500 ms to out-of-window segments without data (4.0+).
         fn set_oow_rate_limit(on: bool) => behaviour.oow_rate_limit = on;

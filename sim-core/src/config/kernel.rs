@@ -24,6 +24,7 @@
 
 use super::{PAGE_SIZE, Sysctls, TCP_SYN_RETRIES};
 use crate::cc::hystart::HyStartRules;
+use crate::tcp::receive_window::Drs;
 use crate::timer_wheel::{Hz, TimerWheel};
 
 /// A Linux kernel a host can run.
@@ -256,6 +257,9 @@ impl Kernel {
                 Kernel::V4_18 | Kernel::V5_5 => HyStartRules::Ms8,
                 Kernel::Today => HyStartRules::Us,
             },
+            // 6.16's receive-side series ("tcp: fix sk_rcvbuf overshoot",
+            // `tcp_rcvbuf_grow`; `tcp_rcvbuf_low_rtt` in 6.18).
+            drs: if old { Drs::Classic } else { Drs::RcvbufGrow },
         }
     }
 }
@@ -356,6 +360,9 @@ pub struct Behaviour {
     /// CUBIC's HyStart: which kernel's clock, ACK-train threshold and delay
     /// margin (`crate::cc::hystart`).
     pub hystart: HyStartRules,
+    /// Receive-buffer autotuning (`tcp_rcv_space_adjust`): before 6.16 or
+    /// `tcp_rcvbuf_grow`'s.
+    pub drs: Drs,
 }
 
 impl Behaviour {
@@ -394,6 +401,8 @@ impl Behaviour {
             hz: Hz::DEFAULT,
             delack_max_cap: false,
             hystart: HyStartRules::Us,
+            // What the model autotuned with before eras.
+            drs: Drs::Classic,
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::cc::hystart::HyStartRules;
 use crate::config::{
     Frto, HostSettings, InitialRwnd, NotsentLowat, OfoGrowth, SendSkbs, Tlp, TsoSize, TxSkbHead,
 };
+use crate::tcp::receive_window::Drs;
 use crate::timer_wheel::{Hz, TimerWheel};
 
 /// The switches a `[HOST.behaviour]` table takes, one per field of
@@ -38,6 +39,7 @@ pub const SWITCHES: &[&str] = &[
     "hz",
     "delack_max_cap",
     "hystart",
+    "drs",
 ];
 
 /// Sets one switch.
@@ -83,6 +85,7 @@ pub(super) fn set_switch(
         ),
         "cached_rtt_seeds_estimator" => s.set_cached_rtt_seeds_estimator(flag(key, v)?),
         "delack_max_cap" => s.set_delack_max_cap(flag(key, v)?),
+        "drs" => s.set_drs(named(key, v, &Drs::NAMES, Drs::from_name)?),
         "hystart" => s.set_hystart(named(
             key,
             v,

@@ -96,6 +96,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         hz,
         delack_max_cap,
         hystart,
+        drs,
     } = b;
     let flag = |on: &bool| u8::from(*on);
     format!(
@@ -106,7 +107,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
          spurious_syn_undo = {}\ntx_skb_head = \"{}\"\ntso_size = \"{}\"\n\
          check_space_on_send = {}\nnotsent_lowat = \"{}\"\npingpong_thresh = {}\n\
          cached_rtt_seeds_estimator = {}\ntimer_wheel = \"{}\"\nhz = {}\n\
-         delack_max_cap = {}\nhystart = \"{}\"\n",
+         delack_max_cap = {}\nhystart = \"{}\"\ndrs = \"{}\"\n",
         send_skbs.name(),
         initial_rwnd.text(),
         flag(ack_pushed_full_segment),
@@ -129,6 +130,7 @@ fn behaviour_lines(b: &Behaviour) -> String {
         hz.get(),
         flag(delack_max_cap),
         hystart.name(),
+        drs.name(),
     )
 }
 

@@ -72,6 +72,8 @@ pub struct ReceiveWindow {
     space_seq: u64,
     space_time: SimTime,
     rtt: Option<SimDuration>,
+    /// How autotuning sizes the buffer (6.16 rewrote it).
+    drs: Drs,
     /// `sk_rmem_alloc`: truesize of what is queued and not yet read.
     rmem: Rmem,
     /// Bytes received in order that the application has not read yet.
@@ -123,6 +125,7 @@ impl ReceiveWindow {
             space_seq: 1,
             space_time: SimTime::ZERO,
             rtt: None,
+            drs: behaviour.drs,
             rmem: Rmem::default(),
             unread: 0,
             copied_seq: 1,
@@ -314,14 +317,24 @@ impl ReceiveWindow {
         if now.since(self.space_time) < rtt {
             return;
         }
-        let copied = copied_seq - self.space_seq;
+        let mut copied = copied_seq - self.space_seq;
+        if self.drs == Drs::RcvbufGrow {
+            // 6.16: "Number of bytes in receive queue" is not what the
+            // application consumed.
+            copied = copied.saturating_sub(self.unread);
+        }
         if copied > self.space {
             if self.autotune {
-                // Twice the data per RTT, plus 16 segments of cushion ...
-                let mut rcvwin = 2 * copied + 16 * self.advmss;
-                // ... plus room for a sender that is still growing (slow start).
-                let grow = rcvwin * (copied - self.space) / self.space.max(1);
-                rcvwin += 2 * grow;
+                let rcvwin = match self.drs {
+                    Drs::Classic => {
+                        // Twice the data per RTT, plus 16 segments of cushion ...
+                        let rcvwin = 2 * copied + 16 * self.advmss;
+                        // ... plus room for a sender still growing (slow start).
+                        let grow = rcvwin * (copied - self.space) / self.space.max(1);
+                        rcvwin + 2 * grow
+                    }
+                    Drs::RcvbufGrow => tcp_rcvbuf_grow_window(copied, self.space, rtt),
+                };
                 let rcvbuf = self.share.space_from_win(rcvwin).min(self.rcvbuf_max);
                 if rcvbuf > self.rcvbuf {
                     self.rcvbuf = rcvbuf;
@@ -425,4 +438,54 @@ impl ReceiveWindow {
         let new = self.select(rcv_mss);
         Some((new.window > 0 && new.window >= 2 * now_wnd, new))
     }
+}
+
+/// How receive-buffer autotuning (DRS) sizes the buffer each RTT.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Drs {
+    /// Before 6.16: `rcvwin` = 2 × copied + 16 × advmss, plus twice that
+    /// scaled by the growth since the last RTT.
+    Classic,
+    /// 6.16 and later (`tcp_rcvbuf_grow`, "tcp: add receive queue awareness
+    /// in tcp_rcv_space_adjust()", then `tcp_rcvbuf_low_rtt`): 2 × copied
+    /// ("DRS is always one RTT late"), plus, from 1 ms of RTT, room for a
+    /// sender doubling; below it, only rtt / 1 ms of that window; unread data
+    /// does not count as copied.
+    #[default]
+    RcvbufGrow,
+}
+
+impl Drs {
+    pub const NAMES: [&'static str; 2] = ["classic", "rcvbuf-grow"];
+
+    pub fn name(self) -> &'static str {
+        Drs::NAMES[self as usize]
+    }
+
+    pub fn from_name(name: &str) -> Option<Drs> {
+        match name {
+            "classic" => Some(Drs::Classic),
+            "rcvbuf-grow" => Some(Drs::RcvbufGrow),
+            _ => None,
+        }
+    }
+}
+
+/// `net.ipv4.tcp_rcvbuf_low_rtt` (1 ms by default).
+const TCP_RCVBUF_LOW_RTT: SimDuration = SimDuration::from_millis(1);
+
+/// The window `tcp_rcvbuf_grow` sizes the buffer for, from `newval` bytes
+/// read in the last RTT, `oldval` in the one before, and the receiver's RTT
+/// estimate. (The kernel adds what the out-of-order queue spans; the model
+/// reads only in order and leaves that out.)
+fn tcp_rcvbuf_grow_window(newval: u64, oldval: u64, rtt: SimDuration) -> u64 {
+    let rcvwin = newval << 1;
+    let rtt_us = rtt.0 / 1_000;
+    let threshold_us = TCP_RCVBUF_LOW_RTT.0 / 1_000;
+    let grow = if rtt_us < threshold_us {
+        rcvwin * rtt_us / threshold_us
+    } else {
+        (rcvwin << 1) * (newval - oldval) / oldval.max(1)
+    };
+    rcvwin + grow
 }

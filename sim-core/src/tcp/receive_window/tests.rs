@@ -289,3 +289,20 @@ fn a_4_18_host_raises_its_buffer_on_establishing_and_3_10_too() {
     let locked = kernel_with_so_rcvbuf(Kernel::V3_10, 8192);
     assert_eq!(established(&locked, false).rcvbuf(), 16_384);
 }
+
+#[test]
+fn tcp_rcvbuf_grow_sizes_twice_what_was_read_plus_room_for_doubling() {
+    // 6.16+: rcvwin = 2 × 58 KB; from 1 ms of RTT, grow = (2 × rcvwin) ×
+    // (58 − 29) / 29 = 2 × rcvwin: 116 + 232 = 348 KB (before 6.16 the same
+    // reads gave 2 × 58 + 16 × 1448 = 139 KB, plus 2 × 139 = 417 KB).
+    let ms = |n| SimDuration::from_millis(n);
+    assert_eq!(
+        super::tcp_rcvbuf_grow_window(58_000, 29_000, ms(7)),
+        348_000
+    );
+    // Under 1 ms: only rtt / 1 ms of the window, whatever the growth.
+    assert_eq!(
+        super::tcp_rcvbuf_grow_window(58_000, 29_000, SimDuration::from_micros(300)),
+        116_000 + 116_000 * 300 / 1000
+    );
+}
