@@ -153,6 +153,11 @@ impl<E> EventQueue<E> {
         Some((key.time, event))
     }
 
+    /// The front of `lane`: the next event the lane holds, and its time.
+    pub fn peek_lane(&self, lane: usize) -> Option<(SimTime, &E)> {
+        self.lanes.get(lane)?.front().map(|(k, e)| (k.time, e))
+    }
+
     pub fn peek_time(&self) -> Option<SimTime> {
         let lane = self.first_lane();
         match self.heap.peek() {

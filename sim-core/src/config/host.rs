@@ -86,6 +86,11 @@ pub struct ReceiverConfig {
     pub so_rcvbuf: Option<u64>,
     /// `net.core.rmem_max`: the cap that request met.
     pub rmem_max: u64,
+    /// Receive offload (GRO): in-order segments arriving within this long of
+    /// each other become one skb, whose per-packet work (`rcv_mss`, quick
+    /// ACKs, window growth, the ACK decision) runs once. Zero (the default):
+    /// every segment is its own skb.
+    pub gro_window: SimDuration,
 }
 
 impl ReceiverConfig {
@@ -108,6 +113,7 @@ impl Default for ReceiverConfig {
             locked: false,
             tcp_rmem_max: TCP_RMEM_MAX,
             rx_truesize: RxTruesize::Ideal,
+            gro_window: SimDuration::ZERO,
             route_initrwnd: None,
             syn_window_limit: None,
             window_share: WindowShare::ScalingRatio,

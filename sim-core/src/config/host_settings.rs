@@ -32,6 +32,7 @@ use crate::cc::hystart::HyStartRules;
 use crate::tcp::metrics::MetricsConfig;
 use crate::tcp::receive_window::Drs;
 use crate::tcp::receive_window::tcp_select_initial_window;
+use crate::time::SimDuration;
 use crate::timer_wheel::{Hz, TimerWheel};
 
 /// Setters that only record what was set: each line `fn name(arg: T) =>
@@ -93,6 +94,8 @@ pub struct HostSettings {
     /// `None`: a driver's buffer per frame for this host's MSS
     /// ([`RxTruesize::per_frame_for`]).
     rx_truesize: Option<RxTruesize>,
+    /// Receive offload: see [`ReceiverConfig::gro_window`].
+    gro_window: SimDuration,
     /// The kernel's behaviour switches (its era's, then any changed).
     behaviour: Behaviour,
     /// The era the defaults and switches came from (`None`: none named).
@@ -128,6 +131,7 @@ impl HostSettings {
             mss: DEFAULT_MSS,
             syn_window_limit: None,
             rx_truesize: Some(RxTruesize::Ideal),
+            gro_window: SimDuration::ZERO,
             behaviour: Behaviour::model(),
             kernel: None,
         }
@@ -142,6 +146,7 @@ impl HostSettings {
             behaviour: kernel.behaviour(),
             kernel: Some(kernel),
             rx_truesize: None,
+            gro_window: SimDuration::ZERO,
             ..HostSettings::new(kernel.sysctls())
         }
     }
@@ -325,6 +330,8 @@ impl HostSettings {
         /// from it (`scaling_ratio` = payload / truesize), and every kernel
         /// counts it against `sk_rcvbuf`. `finish()` checks that it exceeds the MSS.
         fn set_rx_truesize(v: RxTruesize) => rx_truesize = Some(v);
+        /// Receive offload: segments arriving within `w` of each other make one skb.
+        fn set_gro_window(w: SimDuration) => gro_window = w;
         /// SYN retransmissions at a constant RTO before backoff (6.5+: 4).
         fn set_syn_linear_timeouts(n: u32) => behaviour.syn_linear_timeouts = n;
         /// Quick replies that make a connection interactive (5.1 to 5.18: 3).
@@ -507,6 +514,7 @@ impl HostSettings {
             read_pause: None,
             so_rcvbuf: self.so_rcvbuf,
             rmem_max: s.rmem_max,
+            gro_window: self.gro_window,
         };
         // What an active open's SYN offers (advmss = MSS + timestamps).
         let first = tcp_select_initial_window(&receiver, &self.behaviour, self.mss as u64 + 12);

@@ -148,8 +148,26 @@ impl StackSection {
         if let Some(d) = &self.delayed_ack {
             s.set_delayed_ack(delayed_ack(&format!("{host}.stack.delayed_ack"), d)?);
         }
+        if let Some(g) = &self.gro {
+            s.set_gro_window(gro_window(&format!("{host}.stack.gro"), g)?);
+        }
         Ok(())
     }
+}
+
+/// `"off"`, or a GRO window between 1 µs and 1 ms.
+fn gro_window(key: &str, text: &str) -> Result<SimDuration, FileError> {
+    if text == "off" {
+        return Ok(SimDuration::ZERO);
+    }
+    let dur = parse_duration(text).map_err(|e| err(key, format!("{} (or \"off\")", e.0)))?;
+    if dur < SimDuration::from_micros(1) || dur > SimDuration::from_millis(1) {
+        return Err(err(
+            key,
+            format!("{text} is outside the allowed range 1us to 1ms"),
+        ));
+    }
+    Ok(dur)
 }
 
 /// `"linux"`, `"off"`, or a fixed timer between 1 ms and 500 ms.

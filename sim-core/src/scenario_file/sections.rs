@@ -201,6 +201,11 @@ pub struct StackSection {
     /// (Windows) with one ACK per two full segments and no quick-ACK mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delayed_ack: Option<String>,
+    /// Receive offload (GRO): "off" (the default: every segment is its own
+    /// skb) or a window such as "20us", within which back-to-back in-order
+    /// segments make one skb that TCP acknowledges as one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gro: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]

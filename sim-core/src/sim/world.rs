@@ -42,6 +42,9 @@ pub(super) enum Event {
     },
 }
 
+/// `gro_max_size`: the most one GRO skb gathers.
+const GRO_MAX_SIZE: u32 = 65_536;
+
 #[derive(Clone)]
 pub(super) struct World {
     pub(super) queue: EventQueue<Event>,
@@ -198,6 +201,9 @@ impl World {
                     self.no_tcp_socket(now, flow, to, seg);
                     return None;
                 }
+                let more = self.gro_continues(now, flow, to, seg);
+                let sock = self.flows[flow as usize].socket(to);
+                sock.set_gro_more(more);
                 sock.handle_segment(now, seg, &mut self.trace);
                 (flow, to)
             }
@@ -353,6 +359,37 @@ impl World {
             }
             None => false,
         }
+    }
+
+    /// Receive offload (GRO) at `to`: whether the next segment its link
+    /// delivers continues the skb `seg` is in: in order right after it, with
+    /// data, for the same connection, within the host's `gro_window`, and
+    /// the skb not yet 64 KB (`gro_max_size`); PSH and FIN end an skb
+    /// (`tcp_gro_receive` flushes on them).
+    fn gro_continues(&self, now: SimTime, flow: u16, to: Side, seg: &Segment) -> bool {
+        let window = match to {
+            Side::Client => self.hosts.0.receiver.gro_window,
+            Side::Server => self.hosts.1.receiver.gro_window,
+        };
+        if window.0 == 0 || seg.len == 0 || seg.flags.psh || seg.flags.fin {
+            return false;
+        }
+        // The lane `pump` fills for the link towards `to`.
+        let lane = if to == Side::Server { 0 } else { 1 };
+        matches!(
+            self.queue.peek_lane(lane),
+            Some((t, Event::Arrive { flow: f, to: t2, seg: next }))
+                if *f == flow
+                    && *t2 == to
+                    && next.len > 0
+                    && next.seq == seg.end_seq()
+                    && t.since(now) <= window
+                    && {
+                        let fl = &self.flows[flow as usize];
+                        let sock = if to == Side::Client { &fl.client } else { &fl.server };
+                        sock.gro_len() + seg.len + next.len <= GRO_MAX_SIZE
+                    }
+        )
     }
 
     /// Transfer `index` of `flow` begins: on a new connection if each

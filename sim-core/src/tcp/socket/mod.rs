@@ -169,6 +169,16 @@ impl Default for ZeroWindowProbe {
     }
 }
 
+/// In-order segments gathered into one GRO skb so far.
+#[derive(Clone, Copy, Debug)]
+struct GroSkb {
+    /// `skb->len`.
+    len: u32,
+    /// `gso_size`: the first segment's payload.
+    gso_size: u32,
+    psh: bool,
+}
+
 #[derive(Clone)]
 pub struct Socket {
     side: Side,
@@ -277,6 +287,11 @@ pub struct Socket {
     rwin: ReceiveWindow,
     /// An ACK goes out at the next `poll_transmit` (`ICSK_ACK_NOW`).
     ack_now: bool,
+    /// Receive offload: the segment being handled is not its GRO skb's last
+    /// (set by the world, which sees the next arrival), and what the skb
+    /// has gathered so far.
+    gro_more: bool,
+    gro: Option<GroSkb>,
     /// Out-of-order data held until the hole before it is filled.
     ooo: OooQueue,
     acks: AckPolicy,
@@ -369,6 +384,8 @@ impl Socket {
             rcv_wup: 0,
             rwin: ReceiveWindow::new(&cfg.receiver, &cfg.behaviour, mss, side == Side::Client),
             ack_now: false,
+            gro_more: false,
+            gro: None,
             ooo: OooQueue::default(),
             rcv_tstamp: SimTime::ZERO,
             acks: AckPolicy::new(
@@ -385,6 +402,17 @@ impl Socket {
             app_received: 0,
             reader: Reader::new(cfg.receiver.read_rate, cfg.receiver.read_pause),
         }
+    }
+
+    /// Receive offload: the next arrival continues the GRO skb the segment
+    /// about to be handled belongs to ([`crate::config::ReceiverConfig::gro_window`]).
+    pub fn set_gro_more(&mut self, more: bool) {
+        self.gro_more = more;
+    }
+
+    /// Bytes the GRO skb being gathered holds so far.
+    pub fn gro_len(&self) -> u32 {
+        self.gro.map_or(0, |g| g.len)
     }
 
     /// An active opener: its first `poll_transmit` is the SYN.

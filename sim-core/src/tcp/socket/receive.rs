@@ -20,7 +20,7 @@
 //! window the read reopened (Linux sends it first, then perhaps a window
 //! update); the time is the same.
 
-use super::{Socket, State};
+use super::{GroSkb, Socket, State};
 use crate::config::OfoGrowth;
 use crate::segment::Segment;
 use crate::tcp::ack_policy::{AckDecision, Arrival, TCP_HEADER_LEN};
@@ -49,7 +49,25 @@ impl Socket {
         let (new_end, ofo_truesize) = self.ooo.take_in_order(end);
         self.rcv_nxt = new_end;
         self.rwin.queue(seg.len, end, new_end, ofo_truesize);
-        self.tcp_event_data_recv(now, seg);
+        // Receive offload: the segments of one GRO skb are queued as they
+        // come; what TCP does once per skb waits for its last segment.
+        let skb = match self.gro.take() {
+            Some(g) => GroSkb {
+                len: g.len + seg.len,
+                gso_size: g.gso_size,
+                psh: g.psh || seg.flags.psh,
+            },
+            None => GroSkb {
+                len: seg.len,
+                gso_size: seg.len,
+                psh: seg.flags.psh,
+            },
+        };
+        if self.gro_more && !had_ooo {
+            self.gro = Some(skb);
+            return;
+        }
+        self.tcp_event_data_recv(now, seg, skb);
         if had_ooo {
             // RFC 5681 4.2: ACK at once when a gap is filled.
             self.ack_now = true;
@@ -92,21 +110,22 @@ impl Socket {
         }
     }
 
-    /// `tcp_event_data_recv` for an in-order segment: measure the peer's
-    /// MSS (and 6.6+'s window share), adapt the delayed-ACK engine, and grow
-    /// the window for segments of 128 bytes or more.
-    fn tcp_event_data_recv(&mut self, now: SimTime, seg: &Segment) {
+    /// `tcp_event_data_recv` for an in-order skb (one segment, or a GRO
+    /// skb ending with `seg`): measure the peer's MSS from its `gso_size`
+    /// (and 6.6+'s window share), adapt the delayed-ACK engine, and grow the
+    /// window for skbs of 128 bytes or more.
+    fn tcp_event_data_recv(&mut self, now: SimTime, seg: &Segment, skb: GroSkb) {
         let arrival = Arrival {
-            len: seg.len,
+            len: skb.gso_size,
             header_len: TCP_HEADER_LEN + seg.sack.option_bytes(),
-            psh: seg.flags.psh,
+            psh: skb.psh,
         };
         if self.acks.measure_rcv_mss(arrival, self.mss) {
-            self.rwin.measure_scaling_ratio(seg.len);
+            self.rwin.measure_scaling_ratio(skb.gso_size);
         }
         self.acks.on_data_recv(now, self.rwin.rcv_wnd());
-        if seg.len >= GROW_MIN_LEN {
-            self.tcp_grow_window(seg.len);
+        if skb.len >= GROW_MIN_LEN {
+            self.tcp_grow_window(skb.len);
         }
     }
 

@@ -1,0 +1,96 @@
+//! Receive offload (GRO) and slow start's doubling, on seed 004's 512 KiB,
+//! 7 ms, 1 Gbit/s case with the client's `tcp_rmem[1]` raised to 1 MiB, on
+//! today's kernel.
+//!
+//! `tcp_slow_start` grows cwnd by the segments ACKed, so flights double when
+//! every segment of a flight is ACKed before the next flight leaves. Two
+//! receivers:
+//!
+//! - **One skb per segment** (the model's default). The window starts near
+//!   its clamp (no 64 KB initial cap since 6.10, 378979e94e95), so
+//!   `tcp_grow_window` stops granting a quick ACK (`quick |= 1`) part-way
+//!   through flight 3. 16 quick ACKs later the ACKs go in pairs
+//!   (`__tcp_ack_snd_check`: more than one rcv_mss unacknowledged), and the
+//!   flight's odd last segment waits for the delayed-ACK timer. cwnd is 79
+//!   when flight 4 leaves: 78 new segments and the late one.
+//! - **GRO** (`[client.stack] gro = "20us"`). Segments 12 µs apart on the
+//!   1 Gbit/s link make one skb per run, up to 64 KB. Each skb holds more
+//!   than one rcv_mss, so each is ACKed at once, and no segment is left for
+//!   the timer: 10, 20, 40, 80, 160.
+#![cfg(feature = "scenario-file")]
+
+mod common;
+use common::scenario_text;
+
+use sim_core::analysis::flights;
+use sim_core::segment::Side;
+
+/// Flights of the server, in segments, with the client's stack lines `stack`.
+fn flights_with(initcwnd: Option<u32>, stack: &str) -> Vec<u32> {
+    let mut text = scenario_text(if initcwnd.is_some() {
+        "seed-004-initcwnd-100.toml"
+    } else {
+        "seed-004-512k-7ms.toml"
+    })
+    .replace("kernel = \"4.18\"", "kernel = \"today\"")
+    .replace("kernel = \"5.5\"", "kernel = \"today\"");
+    text += "\n[client.sysctl]\n\"net.ipv4.tcp_rmem\" = \"4096 1048576 6291456\"\n";
+    text += &format!("\n[client.stack]\n{stack}\n");
+    let (_, s) = sim_core::scenario_file::parse(&text).unwrap();
+    let r = sim_core::sim::run(&s).unwrap();
+    flights(&r.trace, Side::Server)
+        .iter()
+        .map(|f| f.segments)
+        .collect()
+}
+
+#[test]
+fn one_skb_per_segment_leaves_a_flights_odd_last_segment_to_the_timer() {
+    let f = flights_with(None, "gro = \"off\"");
+    assert_eq!(&f[..5], &[10, 20, 40, 78, 158], "{f:?}");
+}
+
+#[test]
+fn with_gro_slow_start_doubles_exactly() {
+    let f = flights_with(None, "gro = \"20us\"");
+    assert_eq!(&f[..5], &[10, 20, 40, 80, 160], "{f:?}");
+}
+
+#[test]
+fn with_gro_initcwnd_100_doubles_exactly_too() {
+    // Without it, 100, 198: the first flight's last segment waits.
+    assert_eq!(&flights_with(Some(100), "gro = \"off\"")[..2], &[100, 198]);
+    assert_eq!(&flights_with(Some(100), "gro = \"20us\"")[..2], &[100, 200]);
+}
+
+#[test]
+fn segments_further_apart_than_the_window_stay_single_skbs() {
+    // At 100 Mbit/s a 1500-byte packet takes 120 µs: a 20 µs window merges
+    // nothing, and the run is the same segment for segment.
+    let text = |gro: &str| {
+        format!(
+            "format = 1\nname = \"gro-100m\"\n[path]\nrate = \"100Mbit\"\nrtt = \"20ms\"\n\
+             [app]\ntype = \"request-response\"\nrequest = \"100B\"\nresponse = \"2MiB\"\n\
+             [client.stack]\ngro = \"{gro}\"\n"
+        )
+    };
+    let run = |gro: &str| {
+        let (_, s) = sim_core::scenario_file::parse(&text(gro)).unwrap();
+        sim_core::sim::run(&s).unwrap().trace.hash()
+    };
+    assert_eq!(run("off"), run("20us"));
+}
+
+#[test]
+fn a_gro_window_outside_1us_to_1ms_is_refused_naming_the_key() {
+    let text = "format = 1\nname = \"x\"\n[path]\nrate = \"1Gbit\"\nrtt = \"1ms\"\n\
+                [app]\ntype = \"request-response\"\nresponse = \"1KiB\"\n\
+                [client.stack]\ngro = \"5ms\"\n";
+    let e = sim_core::scenario_file::parse(text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("client.stack.gro") && e.contains("1us to 1ms"),
+        "{e}"
+    );
+}
