@@ -105,22 +105,11 @@ const LVL_BITS: u32 = 6;
 /// timers here never reach the last level).
 const LVL_DEPTH: u32 = 9;
 
+crate::config::value_names! {
+    TimerWheel { Cascading = "cascading", CascadingSlack = "cascading_slack", RoundsUp = "rounds_up" }
+}
+
 impl TimerWheel {
-    pub const NAMES: [&'static str; 3] = ["cascading", "cascading_slack", "rounds_up"];
-
-    pub fn name(self) -> &'static str {
-        TimerWheel::NAMES[self as usize]
-    }
-
-    pub fn from_name(name: &str) -> Option<TimerWheel> {
-        match name {
-            "cascading" => Some(TimerWheel::Cascading),
-            "cascading_slack" => Some(TimerWheel::CascadingSlack),
-            "rounds_up" => Some(TimerWheel::RoundsUp),
-            _ => None,
-        }
-    }
-
     /// The tick on which a timer armed at tick `clk` for tick `expires` runs.
     pub fn runs_on(self, clk: u64, expires: u64) -> u64 {
         let delta = expires.saturating_sub(clk);

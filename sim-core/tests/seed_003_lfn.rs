@@ -108,9 +108,10 @@ fn cubic_gets_clearly_less_than_bbr_and_swings() {
 /// HyStart follows each era's rules; 20 % before), because without segmentation
 /// offload each queued segment costs 1280 bytes of overhead, so the old
 /// 4 MiB send buffer holds only about 2.2 MB of data, under one BDP of the
-/// 110 Mbit/s path. The source's conclusion still holds: buffers were not the
-/// bottleneck, since even with them raised CUBIC stays far below the ceiling
-/// that BBR reaches.
+/// 110 Mbit/s path. That gain is the model's, not the source's, so it is
+/// not pinned here. What is pinned is the source's conclusion: buffers were
+/// not the bottleneck, since even raised they leave CUBIC far below the
+/// line (and below BBR: `cubic_gets_clearly_less_than_bbr_and_swings`).
 #[test]
 fn bigger_buffers_do_not_rescue_cubic() {
     let (mut raised_sum, mut default_sum) = (0.0, 0.0);
@@ -127,7 +128,7 @@ fn bigger_buffers_do_not_rescue_cubic() {
     let (raised, default) = (raised_sum / 4.0, default_sum / 4.0);
     assert!(raised < 0.7 * 110.0, "raised buffers: {raised:.1} Mbit/s");
     assert!(
-        raised < 1.5 * default,
+        raised >= default,
         "raised {raised:.1} vs default {default:.1} Mbit/s"
     );
 }

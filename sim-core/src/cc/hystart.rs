@@ -54,22 +54,11 @@ pub enum HyStartRules {
     Us,
 }
 
+crate::config::value_names! {
+    HyStartRules { Ms16 = "ms-rtt16", Ms8 = "ms-rtt8", Us = "us-pacing-aware" }
+}
+
 impl HyStartRules {
-    pub const NAMES: [&'static str; 3] = ["ms-rtt16", "ms-rtt8", "us-pacing-aware"];
-
-    pub fn name(self) -> &'static str {
-        HyStartRules::NAMES[self as usize]
-    }
-
-    pub fn from_name(name: &str) -> Option<HyStartRules> {
-        match name {
-            "ms-rtt16" => Some(HyStartRules::Ms16),
-            "ms-rtt8" => Some(HyStartRules::Ms8),
-            "us-pacing-aware" => Some(HyStartRules::Us),
-            _ => None,
-        }
-    }
-
     fn ms_clock(self) -> bool {
         self != HyStartRules::Us
     }

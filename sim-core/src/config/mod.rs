@@ -27,6 +27,7 @@ mod host_settings;
 mod kernel;
 pub mod knobs;
 mod path;
+mod switch_values;
 mod sysctl;
 
 pub use crate::tcp::receive_window::{RX_TRUESIZE_DEFAULT, RxTruesize, WindowShare};
@@ -35,13 +36,14 @@ pub use host::{DelayedAck, HostConfig, Nagle, ReceiverConfig, SenderConfig};
 pub use host_settings::{
     HostSettings, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF, sk_rcvbuf_for, sk_sndbuf_for,
 };
-pub use kernel::{
-    Behaviour, Frto, InitialRwnd, Kernel, NotsentLowat, OfoGrowth, SendSkbs, Tlp, TsoSize,
-    TxSkbHead,
-};
+pub use kernel::{Behaviour, Kernel};
 pub use path::{
     Direction, DropRule, DropTarget, LossDirection, LossPosition, MAX_DROP_RULES, MAX_OUTAGES,
     Outage, PathConfig, Transmission,
+};
+pub(crate) use switch_values::value_names;
+pub use switch_values::{
+    Frto, InitialRwnd, NotsentLowat, OfoGrowth, SendSkbs, Tlp, TsoSize, TxSkbHead,
 };
 pub use sysctl::{Qdisc, Sysctls};
 

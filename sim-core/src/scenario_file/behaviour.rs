@@ -85,15 +85,10 @@ pub(super) fn set_switch(
         ),
         "cached_rtt_seeds_estimator" => s.set_cached_rtt_seeds_estimator(flag(key, v)?),
         "delack_max_cap" => s.set_delack_max_cap(flag(key, v)?),
-        "drs" => s.set_drs(named(key, v, &Drs::NAMES, Drs::from_name)?),
-        "hystart" => s.set_hystart(named(
-            key,
-            v,
-            &HyStartRules::NAMES,
-            HyStartRules::from_name,
-        )?),
+        "drs" => s.set_drs(named(key, v, Drs::NAMES, Drs::from_name)?),
+        "hystart" => s.set_hystart(named(key, v, HyStartRules::NAMES, HyStartRules::from_name)?),
         "timer_wheel" => {
-            s.set_timer_wheel(named(key, v, &TimerWheel::NAMES, TimerWheel::from_name)?)
+            s.set_timer_wheel(named(key, v, TimerWheel::NAMES, TimerWheel::from_name)?)
         }
         "hz" => s.set_hz(
             u32::try_from(int(key, v)?)

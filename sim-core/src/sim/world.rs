@@ -42,6 +42,15 @@ pub(super) enum Event {
     },
 }
 
+/// The event-queue lane holding the arrivals at `to`: one per link, whose
+/// deliveries keep the order it accepted them in.
+fn arrival_lane(to: Side) -> usize {
+    match to {
+        Side::Server => 0,
+        Side::Client => 1,
+    }
+}
+
 /// `gro_max_size`: the most one GRO skb gathers.
 const GRO_MAX_SIZE: u32 = 65_536;
 
@@ -270,10 +279,11 @@ impl World {
         self.trace.set_flow(flow);
         // Each link delivers in the order it accepts (FIFO, fixed delay),
         // so its arrivals can wait in their own in-order lane.
-        let (link, lane) = match side {
-            Side::Client => (&mut self.uplink, 0),
-            Side::Server => (&mut self.downlink, 1),
+        let link = match side {
+            Side::Client => &mut self.uplink,
+            Side::Server => &mut self.downlink,
         };
+        let lane = arrival_lane(side.peer());
         // The flow is looked up once: the loop below runs for every segment.
         let fl = &mut self.flows[flow as usize];
         let sock = fl.socket(side);
@@ -374,10 +384,8 @@ impl World {
         if window.0 == 0 || seg.len == 0 || seg.flags.psh || seg.flags.fin {
             return false;
         }
-        // The lane `pump` fills for the link towards `to`.
-        let lane = if to == Side::Server { 0 } else { 1 };
         matches!(
-            self.queue.peek_lane(lane),
+            self.queue.peek_lane(arrival_lane(to)),
             Some((t, Event::Arrive { flow: f, to: t2, seg: next }))
                 if *f == flow
                     && *t2 == to

@@ -455,20 +455,8 @@ pub enum Drs {
     RcvbufGrow,
 }
 
-impl Drs {
-    pub const NAMES: [&'static str; 2] = ["classic", "rcvbuf-grow"];
-
-    pub fn name(self) -> &'static str {
-        Drs::NAMES[self as usize]
-    }
-
-    pub fn from_name(name: &str) -> Option<Drs> {
-        match name {
-            "classic" => Some(Drs::Classic),
-            "rcvbuf-grow" => Some(Drs::RcvbufGrow),
-            _ => None,
-        }
-    }
+crate::config::value_names! {
+    Drs { Classic = "classic", RcvbufGrow = "rcvbuf-grow" }
 }
 
 /// `net.ipv4.tcp_rcvbuf_low_rtt` (1 ms by default).
