@@ -88,8 +88,9 @@ pub struct ReceiverConfig {
     pub rmem_max: u64,
     /// Receive offload (GRO): in-order segments arriving within this long of
     /// each other become one skb, whose per-packet work (`rcv_mss`, quick
-    /// ACKs, window growth, the ACK decision) runs once. Zero (the default):
-    /// every segment is its own skb.
+    /// ACKs, window growth, the ACK decision) runs once. The default is
+    /// [`super::GRO_WINDOW_DEFAULT`], GRO being on in every Linux; zero: every
+    /// segment is its own skb (GRO off, or a packetdrill script's tun device).
     pub gro_window: SimDuration,
 }
 
@@ -113,7 +114,7 @@ impl Default for ReceiverConfig {
             locked: false,
             tcp_rmem_max: TCP_RMEM_MAX,
             rx_truesize: RxTruesize::Ideal,
-            gro_window: SimDuration::ZERO,
+            gro_window: super::GRO_WINDOW_DEFAULT,
             route_initrwnd: None,
             syn_window_limit: None,
             window_share: WindowShare::ScalingRatio,

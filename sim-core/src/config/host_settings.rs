@@ -131,7 +131,7 @@ impl HostSettings {
             mss: DEFAULT_MSS,
             syn_window_limit: None,
             rx_truesize: Some(RxTruesize::Ideal),
-            gro_window: SimDuration::ZERO,
+            gro_window: super::GRO_WINDOW_DEFAULT,
             behaviour: Behaviour::model(),
             kernel: None,
         }
@@ -146,7 +146,7 @@ impl HostSettings {
             behaviour: kernel.behaviour(),
             kernel: Some(kernel),
             rx_truesize: None,
-            gro_window: SimDuration::ZERO,
+            gro_window: kernel.gro_window(),
             ..HostSettings::new(kernel.sysctls())
         }
     }

@@ -7,13 +7,18 @@ use sim_core::sim::{self, RunResult};
 use sim_core::time::{SimDuration, SimTime};
 use sim_core::trace::TraceEvent;
 
-/// Seed 004's path: 1 Gbit/s, 7 ms RTT, a 512 KiB response.
+/// Seed 004's path: 1 Gbit/s, 7 ms RTT, a 512 KiB response, with receivers
+/// that take each segment as an skb of its own (GRO off, as packetdrill's tun
+/// device delivers them): the tests built on it pin the per-segment ACK and
+/// cwnd rules; `tests/gro.rs` pins what today's default GRO changes.
 pub fn seed_004() -> Scenario {
     let mut s = Scenario {
         path: PathConfig::symmetric(1_000_000_000, SimDuration::from_millis(7)),
         ..Scenario::default()
     };
     s.app.response = vec![524_288];
+    s.client.receiver.gro_window = SimDuration::ZERO;
+    s.server.receiver.gro_window = SimDuration::ZERO;
     s
 }
 
