@@ -1,8 +1,9 @@
-# prr.py IN.txt: from the capture where the sender's packets enter the router
+# prr.py IN.txt [FROM TO]: from the capture where the sender's packets enter the router
 # (both directions, as the sender sees them), its recovery in 5 ms steps:
 # segments sent (new/retransmitted), delivered (newly ACKed or SACKed), and
 # PRR's running prr_out and prr_delivered.
 import re, sys
+LO, HI = (float(sys.argv[2]), float(sys.argv[3])) if len(sys.argv) > 3 else (0.0, 1e9)
 from collections import Counter
 lines = open(sys.argv[1]).read().splitlines()
 port = Counter(re.findall(r"10\.9\.1\.1\.(\d+) > 10\.9\.2\.1\.5201: Flags \[\.\], seq", "\n".join(lines))).most_common(1)[0][0]
@@ -35,5 +36,5 @@ for l in lines:
         if rec is not None and ack >= high and st is not None:
             print("exit at %.3f" % (t - t0)); rec = None; out = dlv = 0
 for k in sorted(step):
-    if 1.40 <= k / 200 <= 1.95:
+    if LO <= k / 200 <= HI:
         s = step[k]; print("%.3f sent new %3d rtx %3d delivered %3d | prr_out %4d prr_delivered %4d (0.7 x = %d)" % (k / 200, s[0], s[1], s[2], s[3], s[4], 0.7 * s[4]))
