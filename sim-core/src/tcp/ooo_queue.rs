@@ -57,6 +57,14 @@ impl OooQueue {
         self.ranges.is_empty()
     }
 
+    /// How far past `rcv_nxt` the held data reaches (`ooo_last_skb->end_seq
+    /// - rcv_nxt`); zero with nothing held.
+    pub fn span_past(&self, rcv_nxt: u64) -> u64 {
+        self.ranges
+            .last()
+            .map_or(0, |h| h.end.saturating_sub(rcv_nxt))
+    }
+
     /// Holds `[seq, end)`, charged `truesize`, merging it with any range it
     /// touches; the merged range becomes the newest SACK block.
     pub fn insert(&mut self, seq: u64, end: u64, truesize: u64) -> Queued {

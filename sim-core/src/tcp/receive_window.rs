@@ -19,12 +19,14 @@
 //!
 //! Once per receiver RTT, buffer autotuning (`tcp_rcv_space_adjust`, "dynamic
 //! right-sizing") raises `rcvbuf` towards twice what the application read in
-//! the last RTT, plus growth room while the sender is in slow start.
+//! the last RTT, plus growth room while the sender is in slow start: with
+//! 16 segments of cushion before 6.16, and from 6.16 (`tcp_rcvbuf_grow`)
+//! also whenever a segment is held out of order, for what the held data
+//! spans ([`Drs`]).
 //!
-//! Simplifications, stated in the book: no memory pressure, no GRO (each
-//! segment is its own skb, charged whole until read), the receiver's RTT
-//! estimate is the handshake RTT, and autotuning follows the 4.x–6.x rule
-//! with its 16-segment cushion in every era.
+//! Simplifications, stated in the book: no memory pressure, and the
+//! receiver's RTT estimate is the handshake RTT. A GRO skb (the socket's
+//! receive path gathers them) is charged and measured here as its segments.
 
 mod initial;
 mod space;
@@ -74,6 +76,10 @@ pub struct ReceiveWindow {
     rtt: Option<SimDuration>,
     /// How autotuning sizes the buffer (6.16 rewrote it).
     drs: Drs,
+    /// What the out-of-order queue spans past `rcv_nxt`
+    /// (`ooo_last_skb->end_seq - rcv_nxt`), which 6.16's `tcp_rcvbuf_grow`
+    /// provisions for; zero with nothing held.
+    ooo_span: u64,
     /// `sk_rmem_alloc`: truesize of what is queued and not yet read.
     rmem: Rmem,
     /// Bytes received in order that the application has not read yet.
@@ -126,6 +132,7 @@ impl ReceiveWindow {
             space_time: SimTime::ZERO,
             rtt: None,
             drs: behaviour.drs,
+            ooo_span: 0,
             rmem: Rmem::default(),
             unread: 0,
             copied_seq: 1,
@@ -324,27 +331,54 @@ impl ReceiveWindow {
             copied = copied.saturating_sub(self.unread);
         }
         if copied > self.space {
-            if self.autotune {
-                let rcvwin = match self.drs {
-                    Drs::Classic => {
-                        // Twice the data per RTT, plus 16 segments of cushion ...
-                        let rcvwin = 2 * copied + 16 * self.advmss;
-                        // ... plus room for a sender still growing (slow start).
-                        let grow = rcvwin * (copied - self.space) / self.space.max(1);
-                        rcvwin + 2 * grow
-                    }
-                    Drs::RcvbufGrow => tcp_rcvbuf_grow_window(copied, self.space, rtt),
-                };
-                let rcvbuf = self.share.space_from_win(rcvwin).min(self.rcvbuf_max);
-                if rcvbuf > self.rcvbuf {
-                    self.rcvbuf = rcvbuf;
-                    self.window_clamp = self.full_space();
+            match self.drs {
+                Drs::Classic => {
+                    // Twice the data per RTT, plus 16 segments of cushion ...
+                    let rcvwin = 2 * copied + 16 * self.advmss;
+                    // ... plus room for a sender still growing (slow start).
+                    let grow = rcvwin * (copied - self.space) / self.space.max(1);
+                    self.grow_rcvbuf_for(rcvwin + 2 * grow);
+                    self.space = copied;
                 }
+                Drs::RcvbufGrow => self.tcp_rcvbuf_grow(copied),
             }
-            self.space = copied;
         }
         self.space_seq = copied_seq;
         self.space_time = now;
+    }
+
+    /// `tcp_rcvbuf_grow` (6.16 and later): `rcvq_space.space` becomes
+    /// `newval`, and the buffer is sized for the window that reading,
+    /// slow start and whatever the out-of-order queue spans need.
+    fn tcp_rcvbuf_grow(&mut self, newval: u64) {
+        let rcvwin = tcp_rcvbuf_grow_window(newval, self.space, self.rtt.unwrap_or_default());
+        self.space = newval;
+        self.grow_rcvbuf_for(rcvwin + self.ooo_span);
+    }
+
+    /// Raises `sk_rcvbuf` (and the window clamp with it) to back `rcvwin`,
+    /// up to `tcp_rmem[2]`; never lowers it, and leaves a locked buffer alone.
+    fn grow_rcvbuf_for(&mut self, rcvwin: u64) {
+        if !self.autotune {
+            return;
+        }
+        let rcvbuf = self.share.space_from_win(rcvwin).min(self.rcvbuf_max);
+        if rcvbuf > self.rcvbuf {
+            self.rcvbuf = rcvbuf;
+            self.window_clamp = self.full_space();
+        }
+    }
+
+    /// The out-of-order queue now spans `span` bytes past `rcv_nxt` (zero:
+    /// nothing held). `queued`: a segment was just held out of order, where
+    /// 6.16 and later grow the buffer at once (`tcp_data_queue_ofo` calls
+    /// `tcp_rcvbuf_grow` with the space unchanged) so that a sender in loss
+    /// recovery is not held back by a window the held data used up.
+    pub fn ooo_changed(&mut self, span: u64, queued: bool) {
+        self.ooo_span = span;
+        if queued && span > 0 && self.drs == Drs::RcvbufGrow {
+            self.tcp_rcvbuf_grow(self.space);
+        }
     }
 
     /// `tcp_receive_window`: what is left of the last advertisement, seen
@@ -464,8 +498,7 @@ const TCP_RCVBUF_LOW_RTT: SimDuration = SimDuration::from_millis(1);
 
 /// The window `tcp_rcvbuf_grow` sizes the buffer for, from `newval` bytes
 /// read in the last RTT, `oldval` in the one before, and the receiver's RTT
-/// estimate. (The kernel adds what the out-of-order queue spans; the model
-/// reads only in order and leaves that out.)
+/// estimate; the caller adds what the out-of-order queue spans.
 fn tcp_rcvbuf_grow_window(newval: u64, oldval: u64, rtt: SimDuration) -> u64 {
     let rcvwin = newval << 1;
     let rtt_us = rtt.0 / 1_000;

@@ -306,3 +306,35 @@ fn tcp_rcvbuf_grow_sizes_twice_what_was_read_plus_room_for_doubling() {
         116_000 + 116_000 * 300 / 1000
     );
 }
+
+#[test]
+fn from_6_16_held_out_of_order_data_grows_the_buffer_at_once() {
+    // tcp_data_queue_ofo calls tcp_rcvbuf_grow(sk, rcvq_space.space): with
+    // the space unchanged the slow-start term is 0 (7 ms is over
+    // tcp_rcvbuf_low_rtt), so rcvwin = 2 x space + what the queue spans.
+    // Before 6.16 held data never touches the buffer.
+    let rtt = SimDuration::from_millis(7);
+    let run = |k: Kernel| {
+        let h = kernel(k);
+        let mut w = ReceiveWindow::new(&h.receiver, &h.behaviour, MSS, true);
+        w.syn_window(0);
+        w.start(SimTime::ZERO, 1, Some(rtt));
+        // 20 segments read within the first RTT (rcvq_space starts at 10 x
+        // advmss = 14480).
+        for i in 0..20u64 {
+            let end = 1 + (i + 1) * MSS as u64;
+            w.queue(MSS, end, end, 0);
+        }
+        w.read(SimTime::ZERO + rtt, 20 * 1448);
+        let after_read = w.rcvbuf();
+        // A hole, then data held up to 200 segments past rcv_nxt.
+        w.ooo_changed(200 * 1448, true);
+        (after_read, w.rcvbuf())
+    };
+    // Today: rcvwin = 2 x 28960 + 2 x 57920 x (28960 - 14480) / 14480 =
+    // 173760, backed at the default 50 % share: 347520. Held data:
+    // 2 x 28960 + 289600 = 347520 of window, 695040 of buffer.
+    assert_eq!(run(Kernel::Today), (347_520, 695_040));
+    let (read, held) = run(Kernel::V5_5);
+    assert_eq!(read, held, "5.5 leaves the buffer to the next read");
+}

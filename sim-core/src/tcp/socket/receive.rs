@@ -49,6 +49,9 @@ impl Socket {
         let (new_end, ofo_truesize) = self.ooo.take_in_order(end);
         self.rcv_nxt = new_end;
         self.rwin.queue(seg.len, end, new_end, ofo_truesize);
+        if had_ooo {
+            self.rwin.ooo_changed(self.ooo.span_past(new_end), false);
+        }
         // Receive offload: the segments of one GRO skb are queued as they
         // come; what TCP does once per skb waits for its last segment.
         let skb = match self.gro.take() {
@@ -108,6 +111,8 @@ impl Socket {
                 self.rwin.charge_ofo(truesize);
             }
         }
+        self.rwin
+            .ooo_changed(self.ooo.span_past(self.rcv_nxt), true);
     }
 
     /// `tcp_event_data_recv` for an in-order skb (one segment, or a GRO
