@@ -25,7 +25,8 @@
 //! (`tcp_cleanup_rbuf`) covers three or more, which shifts the pairs so that
 //! no segment is left over. The model's reader takes each segment as it
 //! comes; gathering back-to-back segments into GRO skbs, as today's host
-//! does by default, is what stands in for that batching here.
+//! does by default, is what stands in for that batching here (a reader that
+//! wakes late, `tests/reader_wakeup.rs`, gives the measured flights too).
 #![cfg(feature = "scenario-file")]
 
 mod common;
@@ -125,7 +126,8 @@ fn the_default_buffer_doubles_the_first_four_flights() {
     // rule3.sh) sends 10, 20, 40, 80, 160 here in three runs of four; the
     // model's fifth flight is 133 segments, held by the 193536-byte window
     // its client offers, which grows once per GRO skb. Only the first four
-    // flights are the kernel's for certain.
+    // flights are the kernel's for certain. (A reader that wakes 50 µs late
+    // gives all five: tests/reader_wakeup.rs.)
     let f = flights_of(None, false, "");
     assert_eq!(&f[..4], &[10, 20, 40, 80], "{f:?}");
 }

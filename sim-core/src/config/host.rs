@@ -80,6 +80,11 @@ pub struct ReceiverConfig {
     pub read_rate: Option<u64>,
     /// When the application stops reading, and resumes (seed 001's case 6).
     pub read_pause: Option<crate::tcp::reader::ReadPause>,
+    /// How long an application that reads at once takes to wake up after
+    /// data arrives (zero, the default: it has read before the next segment
+    /// comes). A real one reads what has arrived by then in one go, and the
+    /// ACK that read sends (`tcp_cleanup_rbuf`) covers all of it.
+    pub read_wakeup: SimDuration,
     /// `SO_RCVBUF` as the application asked, before the cap and the doubling
     /// that made `rcvbuf` (`sk_rcvbuf_for`); kept for reports and widgets,
     /// which show what was asked next to what the socket got.
@@ -124,6 +129,7 @@ impl Default for ReceiverConfig {
             quickack: false,
             read_rate: None,
             read_pause: None,
+            read_wakeup: SimDuration::ZERO,
             so_rcvbuf: None,
             rmem_max: super::RMEM_MAX_DEFAULT,
         }

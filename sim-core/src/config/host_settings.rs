@@ -512,6 +512,7 @@ impl HostSettings {
             quickack: self.tcp_quickack || self.route_quickack,
             read_rate: None,
             read_pause: None,
+            read_wakeup: SimDuration::ZERO,
             so_rcvbuf: self.so_rcvbuf,
             rmem_max: s.rmem_max,
             gro_window: self.gro_window,

@@ -23,6 +23,8 @@ impl AppSection {
             new_connection,
             client_read_rate,
             server_read_rate,
+            client_read_wakeup,
+            server_read_wakeup,
             client_read_stop,
             client_read_resume,
             server_read_stop,
@@ -40,6 +42,15 @@ impl AppSection {
         for (rate, key, host) in rates {
             if let Some(r) = rate {
                 host.receiver.read_rate = Some(parse_bytes(r).map_err(|e| err(key, e.0))?);
+            }
+        }
+        let wakeups = [
+            (client_read_wakeup, "app.client_read_wakeup", &mut *client),
+            (server_read_wakeup, "app.server_read_wakeup", &mut *server),
+        ];
+        for (wakeup, key, host) in wakeups {
+            if let Some(w) = wakeup {
+                host.receiver.read_wakeup = read_wakeup(key, w)?;
             }
         }
         let pauses = [
@@ -154,4 +165,16 @@ fn read_pause(
         return Err(err(format!("{key}_resume"), "must come after read_stop"));
     }
     Ok(Some(crate::tcp::reader::ReadPause { from, until }))
+}
+
+/// A wake-up latency: from 1 µs to 100 ms (a scheduler's, not a pause's).
+fn read_wakeup(key: &str, text: &str) -> Result<SimDuration, FileError> {
+    let d = parse_duration(text).map_err(|e| err(key, e.0))?;
+    if d < SimDuration::from_micros(1) || d > SimDuration::from_millis(100) {
+        return Err(err(
+            key,
+            format!("{text} is outside the allowed range 1us to 100ms"),
+        ));
+    }
+    Ok(d)
 }

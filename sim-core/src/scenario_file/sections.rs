@@ -201,9 +201,10 @@ pub struct StackSection {
     /// (Windows) with one ACK per two full segments and no quick-ACK mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delayed_ack: Option<String>,
-    /// Receive offload (GRO): "off" (the default: every segment is its own
-    /// skb) or a window such as "20us", within which back-to-back in-order
-    /// segments make one skb that TCP acknowledges as one.
+    /// Receive offload (GRO): "off" (every segment is its own skb) or a
+    /// window such as "20us", within which back-to-back in-order segments
+    /// make one skb that TCP acknowledges as one. Default: "20us" on today's
+    /// kernel, "off" on the seed articles' kernels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gro: Option<String>,
 }
@@ -263,6 +264,14 @@ pub enum AppSection {
         /// The same for the server's application.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         server_read_rate: Option<String>,
+        /// How long the client's application, reading at once, takes to wake
+        /// up after data arrives (e.g. "30us", up to "100ms"); it then reads
+        /// all that has arrived. Default: none, it reads each segment as it comes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_read_wakeup: Option<String>,
+        /// The same for the server's application.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_read_wakeup: Option<String>,
         /// When the client's application stops reading (e.g. "2s" after the
         /// start): a garbage collection, a thread busy elsewhere. Default: never.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -147,6 +147,8 @@ struct Direction<'a> {
     mss: u64,
     /// The receiving application's read rate, if it reads at one.
     read_rate: Option<u64>,
+    /// It reads at once, but only some time after data wakes it.
+    wakes_late: bool,
     /// The sender holds small segments back (Nagle, or a cork).
     holds_small: bool,
     bytes_key: &'static str,
@@ -186,13 +188,15 @@ impl Direction<'_> {
     }
 
     /// Read ticks per exchange of a receiver that reads at a rate: one per
-    /// MSS read, or per 100 µs of reading (`Reader::next_tick`).
+    /// MSS read, or per 100 µs of reading (`Reader::next_tick`); of one
+    /// that wakes late, at most one per segment.
     fn read_ticks(&self) -> u64 {
         match self.read_rate {
             Some(r) if r > 0 => {
                 let per_tick = self.mss.min(r / 10_000).max(1);
                 self.bytes().div_ceil(per_tick)
             }
+            None if self.wakes_late => self.bytes().div_ceil(self.mss.max(1)),
             _ => 0,
         }
     }
@@ -213,6 +217,7 @@ impl Cost {
             chunked: app.server_writes,
             mss: u64::from(s.server.sender.mss).min(floor),
             read_rate: s.client.receiver.read_rate,
+            wakes_late: s.client.receiver.read_wakeup > SimDuration::ZERO,
             holds_small: s.server.sender.nagle != Nagle::Off || s.server.sender.cork,
             bytes_key: "app.response",
             buffer_key: "app.server_write_buffer",
@@ -222,6 +227,7 @@ impl Cost {
             chunked: app.client_writes,
             mss: u64::from(s.client.sender.mss).min(floor),
             read_rate: s.server.receiver.read_rate,
+            wakes_late: s.server.receiver.read_wakeup > SimDuration::ZERO,
             holds_small: s.client.sender.nagle != Nagle::Off || s.client.sender.cork,
             bytes_key: "app.request",
             buffer_key: "app.client_write_buffer",

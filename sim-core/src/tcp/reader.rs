@@ -36,22 +36,31 @@ pub struct Reader {
     /// Reading capacity accumulated but not yet a whole byte (byte·ns).
     carry: u128,
     last: SimTime,
+    /// A reader that reads at once does so this long after data wakes it.
+    wakeup: SimDuration,
 }
 
 impl Reader {
-    pub fn new(rate: Option<u64>, pause: Option<ReadPause>) -> Self {
+    pub fn new(rate: Option<u64>, pause: Option<ReadPause>, wakeup: SimDuration) -> Self {
         Reader {
             rate,
             pause,
             carry: 0,
             last: SimTime::ZERO,
+            wakeup,
         }
     }
 
     /// Reads every byte the moment it arrives, always: the socket then
     /// needs no read ticks.
     pub fn reads_at_once(&self) -> bool {
-        self.rate.is_none() && self.pause.is_none()
+        self.rate.is_none() && self.pause.is_none() && self.wakeup == SimDuration::ZERO
+    }
+
+    /// Reads everything there is, but only `wakeup` after the first data
+    /// woke it: data arriving meanwhile does not wake it again.
+    pub fn wakes_late(&self) -> bool {
+        self.rate.is_none() && self.wakeup > SimDuration::ZERO
     }
 
     /// How many bytes the application may read at `now`, given `unread` waiting.
@@ -86,9 +95,10 @@ impl Reader {
         if let Some(p) = self.pause.filter(|p| p.covers(now)) {
             return p.until;
         }
-        // Past a pause, reading at once: at once (this very instant).
+        // Past a pause, reading at once: at once (this very instant), or
+        // once the application has woken up.
         let Some(rate) = self.rate else {
-            return Some(now);
+            return Some(now + self.wakeup);
         };
         if rate == 0 {
             return None;
@@ -104,7 +114,7 @@ mod tests {
 
     #[test]
     fn a_reader_at_1000_bytes_per_second_reads_one_byte_per_millisecond() {
-        let mut r = Reader::new(Some(1000), None);
+        let mut r = Reader::new(Some(1000), None, SimDuration::ZERO);
         assert_eq!(r.budget(SimTime(0), 10_000), 0);
         assert_eq!(r.budget(SimTime(5_500_000), 10_000), 5);
         // The half byte carried over completes at 6 ms.
@@ -113,14 +123,14 @@ mod tests {
 
     #[test]
     fn an_idle_reader_does_not_bank_time() {
-        let mut r = Reader::new(Some(1000), None);
+        let mut r = Reader::new(Some(1000), None, SimDuration::ZERO);
         assert_eq!(r.budget(SimTime(1_000_000_000), 0), 0);
         assert_eq!(r.budget(SimTime(1_001_000_000), 100), 1);
     }
 
     #[test]
     fn a_stopped_reader_never_reads_and_never_ticks() {
-        let mut r = Reader::new(Some(0), None);
+        let mut r = Reader::new(Some(0), None, SimDuration::ZERO);
         assert_eq!(r.budget(SimTime(9_000_000_000), 100), 0);
         assert_eq!(r.next_tick(SimTime(0), 100, 1448), None);
     }
@@ -131,7 +141,7 @@ mod tests {
             from: SimTime(2_000_000_000),
             until: Some(SimTime(8_000_000_000)),
         };
-        let mut r = Reader::new(None, Some(pause));
+        let mut r = Reader::new(None, Some(pause), SimDuration::ZERO);
         assert!(!r.reads_at_once(), "the socket must tick it");
         assert_eq!(r.budget(SimTime(1_000_000_000), 5_000), 5_000);
         assert_eq!(r.budget(SimTime(3_000_000_000), 5_000), 0);
@@ -150,7 +160,20 @@ mod tests {
                 until: None,
                 ..pause
             }),
+            SimDuration::ZERO,
         );
         assert_eq!(never.next_tick(SimTime(3_000_000_000), 5_000, 1448), None);
+    }
+
+    #[test]
+    fn a_reader_that_wakes_late_reads_everything_once_awake() {
+        let r = Reader::new(None, None, SimDuration::from_micros(50));
+        assert!(!r.reads_at_once() && r.wakes_late());
+        let t = SimTime(1_000_000);
+        assert_eq!(
+            r.next_tick(t, 1448, 1448),
+            Some(t + SimDuration::from_micros(50))
+        );
+        assert_eq!(r.next_tick(t, 0, 1448), None);
     }
 }

@@ -81,6 +81,11 @@ impl Socket {
     /// there is nothing left to read.
     pub(super) fn schedule_read(&mut self, now: SimTime) {
         match self.reader.next_tick(now, self.rwin.unread(), self.mss) {
+            // Data that arrives while a late waker is on its way does not
+            // put its read off.
+            Some(_)
+                if self.reader.wakes_late()
+                    && self.timers.get(Timer::ReadTick).is_some_and(|d| d >= now) => {}
             Some(t) => self.timers.set(Timer::ReadTick, t),
             None => self.timers.stop(Timer::ReadTick),
         }

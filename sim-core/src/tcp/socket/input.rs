@@ -180,7 +180,9 @@ impl Socket {
 
     /// A segment on an established connection (`tcp_rcv_established`).
     fn tcp_rcv_established(&mut self, now: SimTime, seg: &Segment, trace: &mut Trace) {
-        if !self.reader.reads_at_once() {
+        // A paced reader catches up first; one that wakes late reads only
+        // when it wakes.
+        if !self.reader.reads_at_once() && !self.reader.wakes_late() {
             self.app_read(now);
         }
         if self.tcp_validate_incoming(now, seg).is_break() {
