@@ -217,11 +217,13 @@ fn extreme_scenario() -> impl Strategy<Value = Scenario> {
         pick([50_000u64, 3_600_000_000_000, 100_000_000]),        // sample_interval (ns)
         pick([1u32, 64, 2]),                                      // flows
         any::<bool>(),                                            // app.new_connection
+        pick([0u64, 100_000_000, 50_000]),                        // app.client_read_wakeup (ns)
+        pick([0u64, 1_000_000, 20_000]),                          // client.stack.gro (ns)
     );
     (path, app, run).prop_map(|(path, app, run)| {
         let (rate, rtt, queue, loss, initcwnd, mss, rcvbuf) = path;
         let (response, request, repeat, gap, wbuf, wcost, read_rate) = app;
-        let (time_limit, sample_interval, flows, new_connection) = run;
+        let (time_limit, sample_interval, flows, new_connection, wakeup, gro) = run;
         let mut s = Scenario {
             path: PathConfig {
                 queue_bytes: queue,
@@ -240,6 +242,8 @@ fn extreme_scenario() -> impl Strategy<Value = Scenario> {
             h.receiver.rcvbuf_max = rcvbuf.max(6 << 20);
         }
         s.client.receiver.read_rate = read_rate;
+        s.client.receiver.read_wakeup = SimDuration(wakeup);
+        s.client.receiver.gro_window = SimDuration(gro);
         s.app.response = vec![response];
         s.app.request = if request == 0 { vec![] } else { vec![request] };
         s.app.repeat = repeat;
