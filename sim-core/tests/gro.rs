@@ -30,31 +30,21 @@
 #![cfg(feature = "scenario-file")]
 
 mod common;
-use common::scenario_text;
-
-use sim_core::analysis::flights;
-use sim_core::segment::Side;
+use common::{scenario_text_today, server_flights};
 
 /// Flights of the server, in segments, with the client's stack lines `stack`
 /// and, if `large_buffer`, its `tcp_rmem[1]` raised to 1 MiB.
 fn flights_of(initcwnd: Option<u32>, large_buffer: bool, stack: &str) -> Vec<u32> {
-    let mut text = scenario_text(if initcwnd.is_some() {
+    let mut text = scenario_text_today(if initcwnd.is_some() {
         "seed-004-initcwnd-100.toml"
     } else {
         "seed-004-512k-7ms.toml"
-    })
-    .replace("kernel = \"4.18\"", "kernel = \"today\"")
-    .replace("kernel = \"5.5\"", "kernel = \"today\"");
+    });
     if large_buffer {
         text += "\n[client.sysctl]\n\"net.ipv4.tcp_rmem\" = \"4096 1048576 6291456\"\n";
     }
     text += &format!("\n[client.stack]\n{stack}\n");
-    let (_, s) = sim_core::scenario_file::parse(&text).unwrap();
-    let r = sim_core::sim::run(&s).unwrap();
-    flights(&r.trace, Side::Server)
-        .iter()
-        .map(|f| f.segments)
-        .collect()
+    server_flights(&text)
 }
 
 #[test]

@@ -10,25 +10,15 @@
 #![cfg(feature = "scenario-file")]
 
 mod common;
-use common::scenario_text;
-
-use sim_core::analysis::flights;
-use sim_core::segment::Side;
+use common::{scenario_text_today, server_flights};
 
 fn flights_with(rmem1: u32, app: &str) -> Vec<u32> {
-    let mut text = scenario_text("seed-004-512k-7ms.toml")
-        .replace("kernel = \"4.18\"", "kernel = \"today\"")
-        .replace("kernel = \"5.5\"", "kernel = \"today\"")
-        .replace("[app]", &format!("[app]\n{app}"));
+    let mut text =
+        scenario_text_today("seed-004-512k-7ms.toml").replace("[app]", &format!("[app]\n{app}"));
     text += &format!(
         "\n[client.sysctl]\n\"net.ipv4.tcp_rmem\" = \"4096 {rmem1} 6291456\"\n[client.stack]\ngro = \"off\"\n"
     );
-    let (_, s) = sim_core::scenario_file::parse(&text).unwrap();
-    let r = sim_core::sim::run(&s).unwrap();
-    flights(&r.trace, Side::Server)
-        .iter()
-        .map(|f| f.segments)
-        .collect()
+    server_flights(&text)
 }
 
 #[test]

@@ -145,9 +145,9 @@ fn today_the_same_buffer_offers_six_segments_and_the_upload_is_faster() {
     let r = case5_on(Kernel::Today);
     let windows = server_windows(&r);
     // Today's host has GRO on: the first flight's four segments up to the
-    // PSH arrive 12 µs apart and become one skb, ACKed once with its 9216
-    // bytes of truesize still queued, which keeps that ACK at the SYN-ACK's
-    // 7240; from the next ACK on, 8688.
+    // PSH arrive 12 µs apart and become one skb, ACKed once before the
+    // application has read any of it: that ACK offers 7240 (the SYN-ACK's
+    // window); from the next ACK on, 8688.
     assert_eq!(windows[0], 7_240, "{windows:?}");
     assert!(windows[1..].iter().all(|&w| w == 8_688), "{windows:?}");
     let secs = upload_secs(&r);

@@ -51,6 +51,11 @@ impl Reader {
         }
     }
 
+    /// The application a receiver's settings describe.
+    pub fn for_receiver(cfg: &crate::config::ReceiverConfig) -> Self {
+        Reader::new(cfg.read_rate, cfg.read_pause, cfg.read_wakeup)
+    }
+
     /// Reads every byte the moment it arrives, always: the socket then
     /// needs no read ticks.
     pub fn reads_at_once(&self) -> bool {

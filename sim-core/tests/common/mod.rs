@@ -186,3 +186,20 @@ pub fn connected_pair(
     assert!(server.is_established() && client.is_established());
     (client, server, now)
 }
+
+/// A seed scenario's text with both hosts on today's kernel.
+pub fn scenario_text_today(name: &str) -> String {
+    scenario_text(name)
+        .replace("kernel = \"4.18\"", "kernel = \"today\"")
+        .replace("kernel = \"5.5\"", "kernel = \"today\"")
+}
+
+/// The server's flights, in segments, of the scenario file `text`.
+pub fn server_flights(text: &str) -> Vec<u32> {
+    let (_, s) = sim_core::scenario_file::parse(text).unwrap();
+    let r = sim_core::sim::run(&s).unwrap();
+    sim_core::analysis::flights(&r.trace, Side::Server)
+        .iter()
+        .map(|f| f.segments)
+        .collect()
+}

@@ -400,11 +400,7 @@ impl Socket {
                 cfg.behaviour.delack_max_cap,
             ),
             app_received: 0,
-            reader: Reader::new(
-                cfg.receiver.read_rate,
-                cfg.receiver.read_pause,
-                cfg.receiver.read_wakeup,
-            ),
+            reader: Reader::for_receiver(&cfg.receiver),
         }
     }
 
