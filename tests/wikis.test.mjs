@@ -44,12 +44,29 @@ const ENGINES = {
     darkToggle: "form[data-md-component=palette] label:visible",
     // The resizer cannot be told Material's switch (see mkdocs.yml).
     framesFollowToggle: false,
+    // Material's instant navigation takes a click only once its sitemap is
+    // in (its click stream waits on the sitemap with withLatestFrom): a
+    // click before that is a page load. The sitemap is parsed as XML with
+    // DOMParser, and the rest of that chain runs in the same task, so a
+    // flag set at the parse means the next task sees navigation ready.
+    readyScript: () => {
+      const parse = DOMParser.prototype.parseFromString;
+      DOMParser.prototype.parseFromString = function (...args) {
+        const doc = parse.apply(this, args);
+        if (doc.documentElement?.localName === "urlset") window.__wikiNavigationReady = true;
+        return doc;
+      };
+    },
+    ready: (page) => page.waitForFunction(() => window.__wikiNavigationReady === true, null, { timeout: 20000 }),
   },
   vitepress: {
     path: { home: "", element: "element.html", iframe: "iframe.html" },
     nav: ".VPNavBar",
     darkToggle: ".VPNavBarAppearance .VPSwitchAppearance",
     framesFollowToggle: true,
+    // VitePress's router is in place once its app has mounted.
+    readyScript: null,
+    ready: (page) => page.waitForFunction(() => document.querySelector("#app")?.__vue_app__ !== undefined, null, { timeout: 20000 }),
   },
 };
 
@@ -81,6 +98,7 @@ describe("the widgets in real wiki engines", { skip: SKIP }, () => {
   async function open(engine, pageName) {
     const context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     await installProbes(context);
+    if (ENGINES[engine].readyScript) await context.addInitScript(ENGINES[engine].readyScript);
     const page = await context.newPage();
     const problems = { console: [], external: [] };
     page.on("console", (m) => {
@@ -95,6 +113,7 @@ describe("the widgets in real wiki engines", { skip: SKIP }, () => {
     });
     await page.goto(sites[engine].url + ENGINES[engine].path[pageName]);
     await expectPage(page, pageName);
+    await ENGINES[engine].ready(page);
     await page.evaluate(() => (window.__marker = "loaded once"));
     return { page, problems, close: () => context.close() };
   }
