@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, openPage } from "./support/browser.mjs";
 import { distinctColours } from "./support/canvas.mjs";
-import { Widget } from "./support/widget.mjs";
+import { Widget, reachAll } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -18,6 +18,9 @@ const openWith = (path, contextOptions = {}) => openPage(env, path, { context: c
 
 async function openChapter(contextOptions) {
   const opened = await openWith("slow-start.html", contextOptions);
+  // Read to the end: each widget mounts as the reader comes to it.
+  await reachAll(opened.page);
+  await opened.page.evaluate(() => window.scrollTo(0, 0));
   await opened.page.waitForFunction(
     // A prediction's widget shows no readout until the reader has answered and played.
     (sel) =>

@@ -34,7 +34,7 @@ test("every preset's trace hash is the same in the browser as natively", async (
   assert.ok(Object.keys(native).length >= 8, `presets found: ${Object.keys(native)}`);
   assert.ok(Object.keys(native).some((k) => k.startsWith("long-fat/")), "the long-fat widget's presets too");
   const { page, problems, close } = await openPage(env, "slow-start.html");
-  await page.waitForSelector("#slow-start-1 .tw-root");
+  await page.waitForFunction(() => window.tcpWidgets !== undefined); // the bundle, as the page loads it
   const inBrowser = await page.evaluate(async (names) => {
     const mod = await window.tcpWidgets.load(); // the bundle the page loaded
     return Object.fromEntries(names.map((k) => [k, mod.preset_trace_hash(...k.split("/"))]));
@@ -59,7 +59,7 @@ test("the 30 s lossy CUBIC benchmark run is bit-for-bit the native run", async (
   const native = out.split("\n").find((l) => l.startsWith("c "));
   assert.match(native, /^c \d+ [0-9a-f]{16} \d+ \d+ [0-9a-f]{16}$/);
   const { page, problems, close } = await openPage(env, "slow-start.html");
-  await page.waitForSelector("#slow-start-1 .tw-root");
+  await page.waitForFunction(() => window.tcpWidgets !== undefined); // the bundle, as the page loads it
   const inBrowser = await page.evaluate(async () => {
     const mod = await window.tcpWidgets.load(); // the bundle the page loaded
     return `c ${mod.benchmark("c")} ${mod.benchmark_readback("c")}`;

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, openPage } from "./support/browser.mjs";
 import { inked } from "./support/canvas.mjs";
-import { Widget } from "./support/widget.mjs";
+import { Widget, reachAll } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -27,6 +27,7 @@ test("the gallery draws every view, with preset menus and no errors", async () =
   const { page, problems, close } = await openGallery();
   const widgets = await page.locator(".tcp-widget[data-widget]").count();
   assert.ok(widgets >= 4, `${widgets} widgets`);
+  await reachAll(page, SLOW);
   for (let i = 0; i < widgets; i++) {
     const w = page.locator(".tcp-widget[data-widget]").nth(i);
     await w.locator('[data-readout="completion"]').first().waitFor({ ...SLOW, state: "attached" });

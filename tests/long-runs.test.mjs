@@ -97,3 +97,38 @@ test("anywhere in a 30 s run the path view shows the packets there, replayed in 
   assert.deepEqual(problems.console, []);
   await close();
 });
+
+test("every long-fat preset's RTT chart carries srtt to the end of the run, where it is the run's ss figure", async () => {
+  // The chart's data is its table: the RTT samples while the trace stores
+  // packets, then srtt from the periodic samples, to the last one. Its last
+  // row must be what `ss` shows at the end (the chart used to go flat where
+  // the packets ended, and read 410 ms where the run's srtt reached 562 ms).
+  const { page, widget: w, problems, close } = await openWidget(env, "long-fat-networks.html", "#long-fat-1");
+  const presets = await w.locator(".tw-preset select option").evaluateAll((os) => os.map((o) => o.value).filter((v) => v && v !== "custom"));
+  assert.ok(presets.length >= 5, `presets: ${presets}`);
+  for (const preset of presets) {
+    // The new run is in once the widget marks it drawn whole.
+    const complete = () => page.evaluate(() => performance.getEntriesByName("tw-complete:long-fat-1").length);
+    if ((await w.locator(".tw-preset select").inputValue()) !== preset) {
+      const before = await complete();
+      await w.setPreset(preset);
+      await page.waitForFunction((n) => performance.getEntriesByName("tw-complete:long-fat-1").length > n, before, { timeout: 60000 });
+    }
+    await w.waitInteractive();
+    await w.scrubber.fill("1000");
+    const end = await w.clockText();
+    assert.match(end, /t = 30\.000 s \/ 30\.000 s/, `${preset}: the cursor at the end`);
+    await w.showView("rtt", 1);
+    await w.toggleTable(1);
+    const caption = await w.chartPanel(1).locator("caption").textContent();
+    const last = await w.chartPanel(1).locator("tbody tr").last().evaluate((tr) => [...tr.cells].map((td) => td.textContent));
+    await w.toggleTable(1);
+    const ss = await w.panel("ss");
+    const rtt = ss.match(/rtt:([\d.]+)\//);
+    assert.ok(rtt, `${preset}: an rtt in ss: ${ss.slice(0, 200)}`);
+    assert.ok(Number(last[0]) >= 29000, `${preset}: the table's last row is at ${last[0]} ms (${caption})`);
+    assert.equal(Number(last[2]).toFixed(3), Number(rtt[1]).toFixed(3), `${preset}: the chart ends at srtt ${last[2]} ms, ss says ${rtt[1]} ms`);
+  }
+  assert.deepEqual(problems.console, []);
+  await close();
+});

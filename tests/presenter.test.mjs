@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, openPage } from "./support/browser.mjs";
-import { Widget } from "./support/widget.mjs";
+import { Widget, settled } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -15,7 +15,13 @@ for (const theme of ["light", "navy"]) {
     const { page, problems, close } = await openPage(env, "slow-start.html", { viewport: { width: 1280, height: 720 }, theme });
     const w = await Widget.find(page, "#slow-start-1");
     await w.waitInteractive(20000);
-    await w.locator(".tw-presenter-button").scrollIntoViewIfNeeded();
+    // The widgets near it mount one after another, each in place of its
+    // figure, which moves the page; presenter mode must not. Then the
+    // button in the middle of the screen, clear of mdBook's sticky menu
+    // bar (a click on a covered button scrolls the page first).
+    await settled(page);
+    await w.locator(".tw-presenter-button").evaluate((b) => b.scrollIntoView({ block: "center" }));
+    await settled(page);
     const scrolled = await page.evaluate(() => window.scrollY);
     await w.locator(".tw-presenter-button").click();
     await page.waitForTimeout(300);

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, openPage } from "./support/browser.mjs";
 import { htmlPages } from "./support/pages.mjs";
-import { Widget } from "./support/widget.mjs";
+import { Widget, reachAll } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -21,6 +21,8 @@ const openThemed = (path, { theme, initScripts = [], viewport } = {}) => openPag
 
 /// Waits until every widget on the page has finished its first run.
 async function widgetsReady(page, timeout = 30000) {
+  // Read to the end: each widget mounts as the reader comes to it.
+  if (!page.url().includes("/print.html")) await reachAll(page, { timeout });
   await page.waitForFunction(
     (sel) => {
       // print.html shows build-time figures and mounts no widget.

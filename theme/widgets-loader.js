@@ -1,9 +1,18 @@
 // Loads the widget bundle once per page, only on pages that have a widget, and
-// mounts every placeholder the mdbook-widgets preprocessor wrote.
-// mdBook defines `path_to_root` before this script runs.
+// mounts the placeholders the mdbook-widgets preprocessor wrote as the reader
+// comes to them. mdBook defines `path_to_root` before this script runs.
+//
+// A chapter has up to eleven widgets, and each simulates its run when it
+// mounts: mounting them all at load made a page interactive only after all
+// of them had simulated. So a widget mounts when it comes into view; one
+// near the viewport (a screen above or below) mounts once no other widget is
+// still simulating, one at a time, so that it never slows the one the reader
+// is looking at. A widget that a link's query string sets (`?id.key=value`)
+// is queued first. Until its live run is in, a widget shows its build-time
+// figure (`tw-pending`, see figures.css).
 (function () {
   "use strict";
-  var placeholders = document.querySelectorAll(".tcp-widget[data-widget]");
+  var placeholders = Array.prototype.slice.call(document.querySelectorAll(".tcp-widget[data-widget]"));
   if (placeholders.length === 0) return;
   // print.html repeats every chapter to be printed: it shows each widget's
   // build-time figure, and running every simulation there would only delay
@@ -11,6 +20,11 @@
   if (/(^|\/)print\.html$/.test(location.pathname)) {
     document.querySelectorAll(".tcp-widget-loading").forEach(function (p) {
       p.remove();
+    });
+    // The figures load as they come into view on a chapter's page; a
+    // printout needs them all.
+    document.querySelectorAll(".tw-static img").forEach(function (img) {
+      img.loading = "eager";
     });
     return;
   }
@@ -32,14 +46,110 @@
     console.warn("tcp-widgets:", err);
   }
 
+  /// Mounts the widgets as they come into view (see the top of this file).
+  function mountLazily(widgets) {
+    var queue = []; // placeholders waiting for their turn (see `order`)
+    var linked = []; // placeholders a link's query string sets
+    var simulating = 0; // mounted widgets whose first run is not in yet
+    var seen, near;
+
+    // Whether a widget's first run is in: its `tw-interactive` mark, or the
+    // error it shows instead of a run (a setting over the budget).
+    function isLive(el) {
+      return performance.getEntriesByName("tw-interactive:" + el.id).length > 0 ||
+        el.querySelector('.tw-live [role="alert"]') !== null;
+    }
+
+    function mount(el) {
+      if (el.hasAttribute("data-mounted")) return;
+      seen.unobserve(el);
+      near.unobserve(el);
+      var at = queue.indexOf(el);
+      if (at >= 0) queue.splice(at, 1);
+      el.classList.add("tw-pending");
+      if (!widgets.mount(el)) {
+        el.classList.remove("tw-pending");
+        return;
+      }
+      var note = document.createElement("p");
+      note.className = "tcp-widget-loading";
+      note.textContent = "Simulating the interactive version…";
+      el.insertBefore(note, el.querySelector(".tw-live"));
+      simulating++;
+      // The widget re-renders as its run progresses and once more when it
+      // is in: each change is a chance to see whether it is live.
+      var watch = new MutationObserver(check);
+      function check() {
+        if (!isLive(el)) return;
+        watch.disconnect();
+        note.remove();
+        el.classList.remove("tw-pending");
+        simulating--;
+        next();
+      }
+      watch.observe(el, { childList: true, subtree: true, attributes: true });
+      check();
+    }
+
+    // The next queued widget, once none is simulating.
+    function next() {
+      while (simulating === 0 && queue.length > 0) mount(queue.shift());
+    }
+
+    // Linked widgets first, then page order.
+    function order(el) {
+      return (linked.indexOf(el) >= 0 ? 0 : placeholders.length) + placeholders.indexOf(el);
+    }
+
+    function enqueue(el) {
+      if (el.hasAttribute("data-mounted") || queue.indexOf(el) >= 0) return;
+      queue.push(el);
+      queue.sort(function (a, b) {
+        return order(a) - order(b);
+      });
+    }
+
+    if (!("IntersectionObserver" in window)) {
+      placeholders.forEach(function (el) {
+        widgets.mount(el);
+      });
+      return;
+    }
+    seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) mount(e.target);
+      });
+    });
+    near = new IntersectionObserver(
+      function (entries) {
+        entries.forEach(function (e) {
+          if (e.isIntersecting) enqueue(e.target);
+        });
+        next();
+      },
+      { rootMargin: "100% 0px" },
+    );
+    // A link that carries a widget's state (`?slow-start-5.rtt=60ms`) is
+    // about that widget: it goes to the front of the queue.
+    new URLSearchParams(location.search).forEach(function (_, key) {
+      var id = key.split(".")[0];
+      var el = id && document.getElementById(id);
+      if (el && placeholders.indexOf(el) >= 0 && linked.indexOf(el) < 0) linked.push(el);
+    });
+    placeholders.forEach(function (el) {
+      seen.observe(el);
+      near.observe(el);
+    });
+    queue = linked.slice();
+    next();
+  }
+
   var script = document.createElement("script");
   script.src = src;
   script.onload = function () {
     window.tcpWidgets
       .load()
-      .then(function (widgets) {
-        widgets.mount_all();
-      })
+      .then(mountLazily)
       .catch(fail);
   };
   script.onerror = function () {

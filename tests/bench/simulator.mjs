@@ -20,7 +20,9 @@ const env = await setup();
 const results = [];
 try {
   const { page, problems, close } = await openPage(env, "slow-start.html");
-  await page.waitForSelector("#slow-start-1 .tw-root");
+  // The bundle, as the page's loader loads it (widgets mount later, as the
+  // reader comes to them).
+  await page.waitForFunction(() => window.tcpWidgets !== undefined);
   for (const [name, title] of SCENARIOS) {
     const r = await page.evaluate(
       async ({ name, runs }) => {

@@ -18,6 +18,9 @@ export class Widget {
     this.selector = selector;
     this.id = id;
     this.root = scope.locator(selector);
+    /// What `reach` scrolls to: the widget's placeholder, which is on the
+    /// page before the widget mounts (a side's own element is not).
+    this.placeholder = this.root;
   }
 
   /// The widget at `selector`, with the id its placeholder has.
@@ -40,21 +43,32 @@ export class Widget {
   /// readouts, panels and canvases; the controls and the clock stay the
   /// whole widget's.
   side(name) {
-    return new Widget(this.scope, this.css(`.tw-side[data-side="${name}"]`), this.id);
+    const side = new Widget(this.scope, this.css(`.tw-side[data-side="${name}"]`), this.id);
+    side.placeholder = this.placeholder;
+    return side;
+  }
+
+  /// Brings the widget into view, as a reader scrolling to it would: a
+  /// book page mounts a widget only when it comes near the viewport
+  /// (theme/widgets-loader.js).
+  async reach() {
+    await this.placeholder.first().scrollIntoViewIfNeeded();
   }
 
   /// Waits until the run is simulated: its completion readout is there
-  /// (under "Details", closed by default). The default bound is a minute:
-  /// a chapter page simulates all its widgets at once, and on a busy
-  /// machine that may take tens of seconds. A wait, not a speed target
-  /// (those are `cargo xtask bench`'s): it returns as soon as the run is in.
-  waitSimulated(timeout = 60000) {
+  /// (under "Details", closed by default). Scrolls to the widget first (see
+  /// `reach`). The default bound is a minute, for a busy machine. A wait,
+  /// not a speed target (those are `cargo xtask bench`'s): it returns as
+  /// soon as the run is in.
+  async waitSimulated(timeout = 60000) {
+    await this.reach();
     return this.scope.waitForSelector(this.css('[data-readout="completion"]'), { timeout, state: "attached" });
   }
 
   /// Waits until the widget answers input: its runs are simulated and Play
-  /// is enabled.
-  waitInteractive(timeout = 60000) {
+  /// is enabled. Scrolls to the widget first (see `reach`).
+  async waitInteractive(timeout = 60000) {
+    await this.reach();
     return this.locator(".tw-play:enabled").waitFor({ timeout });
   }
 
@@ -248,4 +262,39 @@ export async function openEmbed(env, name, query = "", { atEnd = false, timeout 
     return JSON.parse(await placeholder.getAttribute("data-results"));
   };
   return { ...opened, widget, results };
+}
+
+/// Scrolls to each widget placeholder on `page` in turn, as a reader
+/// reading the whole page would, and waits until each has mounted and its
+/// first run is in (it is no longer `tw-pending`, see
+/// theme/widgets-loader.js) or it shows an error. A book page mounts a
+/// widget only when it comes near the viewport.
+export async function reachAll(page, { timeout = 60000 } = {}) {
+  const ids = await page.locator(".tcp-widget[data-widget]").evaluateAll((els) => els.map((e) => e.id));
+  for (const id of ids) {
+    const el = page.locator(`[id="${id}"]`);
+    await el.scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (id) => {
+        const w = document.getElementById(id);
+        return (w.hasAttribute("data-mounted") && !w.classList.contains("tw-pending")) || w.classList.contains("tw-error");
+      },
+      id,
+      { timeout },
+    );
+  }
+}
+
+/// Waits until no widget on `page` is still simulating its first run
+/// (`tw-pending`): the loader mounts queued widgets one after another, each
+/// taking the place of its figure, which moves what is below it.
+export async function settled(page, { timeout = 60000 } = {}) {
+  // Two frames first, so that the intersection observers have reported a
+  // scroll that just happened (their callbacks queue the widgets).
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  do {
+    await frames();
+    await page.waitForFunction(() => document.querySelector(".tcp-widget.tw-pending") === null, null, { timeout });
+    await frames();
+  } while (await page.evaluate(() => document.querySelector(".tcp-widget.tw-pending") !== null));
 }

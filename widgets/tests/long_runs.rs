@@ -261,3 +261,47 @@ fn a_long_run_is_drawn_from_its_beginning_while_it_simulates() {
     );
     assert!(!preview.window.points.is_empty() && preview.summary.completion.is_none());
 }
+
+/// srtt covers the whole run: past the packet records (where the RTT
+/// samples end) it goes on from the periodic samples, so that the RTT
+/// chart's last value is the run's last `ss` reading, not the srtt of the
+/// moment the trace stopped storing packets (the long-fat chart once drew a
+/// flat line from there). At every sample time the cut run's srtt is the
+/// full run's.
+#[test]
+fn srtt_covers_the_whole_run_where_packet_records_end() {
+    use sim_core::trace::TraceEvent;
+    use tcp_widgets::series::rtt::RttSeries;
+    let full = RttSeries::from_run(&sim_core::sim::run(&cubic(6, usize::MAX)).unwrap());
+    let run = sim_core::sim::run(&cubic(6, 5_000)).unwrap();
+    let cut = RttSeries::from_run(&run);
+    assert!(full.samples_until_ns.is_none() && full.sampled.is_empty());
+    let until = cut.samples_until_ns.expect("the records end early");
+    assert!(until < 3e9, "records end at {until} ns");
+    let readings: Vec<(f64, u64)> = run
+        .trace
+        .flow_summary(0)
+        .filter_map(|r| match r.event {
+            TraceEvent::Sample { info, .. } => Some((r.time.0 as f64, info.srtt_ns)),
+            _ => None,
+        })
+        .collect();
+    let (last_t, last_srtt) = *readings.last().unwrap();
+    assert!(last_t > 5.9e9, "the last reading is at the end: {last_t}");
+    assert_eq!(cut.sampled.last().unwrap().srtt_ns, last_srtt);
+    assert_eq!(cut.srtt_at(last_t), last_srtt);
+    // The same srtt as the run that stored every packet, at every reading
+    // after the cut.
+    let off: Vec<_> = (readings.iter())
+        .filter(|r| r.0 > until)
+        .filter(|r| cut.srtt_at(r.0) != full.srtt_at(r.0))
+        .collect();
+    assert!(
+        off.is_empty(),
+        "{} readings differ: {:?}",
+        off.len(),
+        &off[..off.len().min(5)]
+    );
+    assert!(cut.max_ns >= last_srtt as f64);
+    assert!(cut.table().caption.contains("periodic samples"));
+}

@@ -159,21 +159,26 @@ pub fn book() -> Result {
     minify_theme_scripts(&sh::root().join("book/theme"))
 }
 
-/// The teaching kit's script (`theme/teach.js`, readable in the repository)
-/// through terser in the built book, as the embed scripts are
-/// (`crate::embed`): every page loads it, and it counts toward the widget
-/// bytes. mdBook names it `teach-<hash>.js`; the hash stays the source's, so
-/// it still changes when the script does. `mdbook serve` serves it unminified.
+/// The teaching kit's script and the widgets' loader (`theme/teach.js`,
+/// `theme/widgets-loader.js`, readable in the repository) through terser in
+/// the built book, as the embed scripts are (`crate::embed`): every page
+/// loads them, and they count toward the widget bytes. mdBook names them
+/// `teach-<hash>.js` and `widgets-loader-<hash>.js`; the hash stays the
+/// source's, so it still changes when the script does. `mdbook serve`
+/// serves them unminified.
 fn minify_theme_scripts(dir: &Path) -> Result {
     let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| e.to_string())?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if !(name.starts_with("teach") && name.ends_with(".js")) {
+        let Some(source) = ["teach", "widgets-loader"]
+            .into_iter()
+            .find(|s| name.starts_with(s) && name.ends_with(".js"))
+        else {
             continue;
-        }
+        };
         let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let min = crate::embed::minify("teach.js", &text)?;
+        let min = crate::embed::minify(&format!("{source}.js"), &text)?;
         fs::write(&path, min).map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
     Ok(())

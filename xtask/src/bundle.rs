@@ -69,6 +69,17 @@ pub fn files(book: &Path) -> Result<Vec<File>> {
                 paths.insert(path);
             }
         }
+        // A page's own script may add a widget file itself (the embedding
+        // appendix adds the frames' resizer): `path_to_root + "embed/…"`,
+        // relative to the book's root.
+        for src in html.split("path_to_root + \"").skip(1) {
+            let src = src.split('"').next().unwrap_or("");
+            if let Some(path) = relative(book, &book.join(src))
+                && is_widget_file(&path)
+            {
+                paths.insert(path);
+            }
+        }
         let name = page.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if name != "print.html" && html.contains("class=\"tcp-widget\"") {
             paths.extend(LOADER_FILES.iter().map(|f| f.to_string()));
@@ -194,7 +205,8 @@ mod tests {
             script("book.js")
         );
         fs::write(dir.join("chapter.html"), page).unwrap();
-        let nested = script("../theme/widgets-loader-1.js");
+        let nested = script("../theme/widgets-loader-1.js")
+            + "<script>s.src = path_to_root + \"embed/frames-1.js\";</script>";
         fs::write(dir.join("sub/other.html"), nested).unwrap();
         // Not counted: embed/ pages are the embed forms, whose files the
         // loader's list holds.
@@ -211,7 +223,11 @@ mod tests {
         for f in ["theme/teach-1.js", "theme/widgets-loader-1.js", "book.js"] {
             fs::write(dir.join(f), "var a = 1;").unwrap();
         }
-        for f in ["embed/tcp-widget.js", crate::embed::WORDS_FILE] {
+        for f in [
+            "embed/tcp-widget.js",
+            "embed/frames-1.js",
+            crate::embed::WORDS_FILE,
+        ] {
             fs::write(dir.join(f), "var b = 2;").unwrap();
         }
         dir
@@ -224,6 +240,7 @@ mod tests {
         assert_eq!(
             paths,
             [
+                "embed/frames-1.js",
                 "embed/tcp-widget-words.en.js",
                 "embed/tcp-widget.js",
                 "embed/tcp_widgets_bg.wasm",

@@ -59,10 +59,11 @@ pub fn settings(d: &Directive) -> String {
 /// mdBook rewrites an `<img src>` relative to the chapter into one relative
 /// to `print.html` when it assembles the print page.
 ///
-/// No `loading="lazy"` on the image: `print.html` prints shortly after the
-/// window's `load` event, and only eager images hold that event back until
-/// they are in. But a low fetch priority: on a page with JavaScript the
-/// widget's code and wasm matter more, and replace the figure anyway.
+/// `loading="lazy"` on the image: a chapter has up to eleven figures, and
+/// each SVG is parsed on the page's main thread when it arrives, which held
+/// back the widget in view by 100 to 150 ms. `print.html` prints shortly
+/// after the window's `load` event, which only eager images hold back: the
+/// widgets' loader makes them eager there before that event.
 ///
 /// A predict-first widget (`fig` is `None`) gets no figure: a drawing of
 /// its run would give the answer away. It carries `data-predict`, the
@@ -93,7 +94,7 @@ pub fn placeholder(d: &Directive, id: &str, fig: Option<&FigureRef>, path_to_roo
     );
     let figure = format!(
         "<figure class=\"tw-static\">\
-         <img src=\"{root}{file}\" width=\"{w}\" height=\"{h}\" alt=\"{alt}\" fetchpriority=\"low\" decoding=\"async\">\
+         <img src=\"{root}{file}\" width=\"{w}\" height=\"{h}\" alt=\"{alt}\" loading=\"lazy\" decoding=\"async\">\
          <figcaption>Figure: <em>{title}</em> ({settings}), drawn at the end of its run \
          by the simulator when this book was built. \
          The interactive version runs in the browser\
@@ -170,7 +171,7 @@ mod tests {
         let d = parse("slow-start preset=seed-7ms size=4MiB").unwrap();
         let html = placeholder(&d, "slow-start-1", Some(&fig()), "../");
         assert!(
-            html.contains(r#"<img src="../generated/figures/x.svg" width="640" height="660" alt="Slow start on a new connection, charts at the end of the simulated run: cwnd; TSG." fetchpriority="low" decoding="async">"#),
+            html.contains(r#"<img src="../generated/figures/x.svg" width="640" height="660" alt="Slow start on a new connection, charts at the end of the simulated run: cwnd; TSG." loading="lazy" decoding="async">"#),
             "{html}"
         );
         assert!(html.contains("<figcaption>Figure: <em>Slow start on a new connection</em> (preset “512 KiB at 7 ms, the capture&#39;s setting”, Transfer size = 4MiB), drawn at the end of its run by the simulator when this book was built."), "{html}");

@@ -1,6 +1,7 @@
 //! The server's RTT samples (hollow circles, or a stroke over a pixel
 //! column's range when many fall in it) and srtt (a thick step line), with
-//! the time cursor.
+//! the time cursor. Where a long run's packet records end, a dashed line
+//! says so: the samples stop there, srtt goes on from the periodic readings.
 
 use super::chart_frame::{self as frame, Frame, Key, YAxis, shared_or};
 use crate::palette::{Palette, series};
@@ -78,6 +79,44 @@ pub fn draw<DB: DrawingBackend>(
     let [past, future] = frame::step_split(&data.min_rtt, col, cursor_ns, x_end, y_max);
     frame::draw_dashed(&mut chart, &f, future, f.faint(MIN_RTT_W))?;
     frame::draw_dashed(&mut chart, &f, past, min_rtt_style)?;
+    if let Some(until) = data.samples_until_ns.filter(|&t| t < x_end) {
+        samples_end(&mut chart, &f, until)?;
+    }
     frame::cursor(&mut chart, &f, cursor_ns)?;
     frame::finish(root, &chart)
+}
+
+/// The line where the individual samples end, labelled at its top: on its
+/// right while there is room, else on its left.
+fn samples_end<'a, DB: DrawingBackend + 'a>(
+    chart: &mut frame::Chart<'a, DB>,
+    f: &Frame,
+    t_ns: f64,
+) -> frame::DrawResult<DB> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let y_max = chart.y_range().end;
+    frame::draw_dashed(
+        chart,
+        f,
+        vec![vec![(t_ns, 0.0), (t_ns, y_max)]],
+        f.line(f.pal.grid, 1.0),
+    )?;
+    let label = match f.narrow {
+        true => "samples end",
+        false => "RTT samples stored until here; srtt after it from periodic readings",
+    };
+    let area = chart.plotting_area().strip_coord_spec();
+    let base_x = area.get_base_pixel().0;
+    let (w, _) = area.dim_in_pixel();
+    let x = chart.backend_coord(&(t_ns, y_max)).0 - base_x;
+    let (x, h) = match x > w as i32 / 2 {
+        true => (x - f.px(3.0), HPos::Right),
+        false => (x + f.px(3.0), HPos::Left),
+    };
+    area.draw(&Text::new(
+        label,
+        (x, f.px(2.0)),
+        f.font().pos(Pos::new(h, VPos::Top)),
+    ))?;
+    Ok(())
 }

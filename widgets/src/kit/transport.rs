@@ -96,6 +96,17 @@ impl StepIndex {
                 _ => {}
             }
         }
+        // Past a long run's packet records, srtt as the periodic samples
+        // read it: "+1 RTT" keeps stepping by the round trip of the moment.
+        let last = ix.srtt.last().map_or(-1.0, |s| s.0);
+        for r in run.trace.flow_summary(0) {
+            if let TraceEvent::Sample { info, .. } = r.event
+                && r.time.0 as f64 > last
+                && info.srtt_ns > 0
+            {
+                ix.srtt.push((r.time.0 as f64, info.srtt_ns as f64));
+            }
+        }
         ix
     }
 

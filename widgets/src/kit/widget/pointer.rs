@@ -178,13 +178,18 @@ pub fn readout(view: View, m: &Model, t_ns: f64, unit: crate::units::TimeUnit) -
         }
         View::Rtt => {
             let rtt = &m.rtt;
-            match rtt.samples[..rtt.samples.partition_point(|p| p.t_ns <= t_ns)].last() {
-                Some(p) => format!(
+            let sample = rtt.samples[..rtt.samples.partition_point(|p| p.t_ns <= t_ns)].last();
+            match (sample, rtt.srtt_at(t_ns)) {
+                // Past the stored samples: srtt alone, as the readings give it.
+                (_, srtt) if rtt.samples_until_ns.is_some_and(|u| t_ns > u) && srtt > 0 => {
+                    format!("{t}: srtt {}", unit.format(srtt as f64, 3))
+                }
+                (Some(p), _) => format!(
                     "{t}: RTT {} · srtt {}",
                     unit.format(p.sample_ns as f64, 3),
                     unit.format(p.srtt_ns as f64, 3)
                 ),
-                None => t,
+                (None, _) => t,
             }
         }
         View::Buffers => match m.buffers.at(t_ns) {
