@@ -11,8 +11,13 @@ use crate::trace::{TraceEvent, TraceRecord};
 
 impl Packed {
     pub fn iter(&self) -> Records<'_> {
+        let (slots, chunks) = match self.slots.split_first() {
+            Some((first, rest)) => (first.as_slice(), rest),
+            None => (&[][..], &[][..]),
+        };
         Records {
-            slots: &self.slots,
+            slots,
+            chunks,
             sacks: &self.sacks,
             summary: &self.summary,
             summary_at: &self.summary_at,
@@ -35,8 +40,10 @@ fn bits_side(bits: u8) -> Side {
 /// The records of a trace in the order they were pushed, unpacked one at a time.
 #[derive(Clone, Debug)]
 pub struct Records<'a> {
-    /// What is left of each store.
+    /// What is left of each store: of the slots, the rest of the current
+    /// chunk, then the chunks after it.
     slots: &'a [Slot],
+    chunks: &'a [Vec<Slot>],
     sacks: &'a [SackBlocks],
     summary: &'a [TraceRecord],
     summary_at: &'a [usize],
@@ -65,6 +72,12 @@ impl Iterator for Records<'_> {
         }
         if self.odd_at.first() == Some(&at) {
             return take(&mut self.odd, &mut self.odd_at);
+        }
+        if self.slots.is_empty()
+            && let Some((next, rest)) = self.chunks.split_first()
+        {
+            self.slots = next;
+            self.chunks = rest;
         }
         let (&s, rest) = self.slots.split_first()?;
         self.slots = rest;

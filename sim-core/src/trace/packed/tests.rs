@@ -203,7 +203,7 @@ proptest! {
         let p = check_round_trip(&records)?;
         prop_assert!(p.odd.is_empty(), "{:?}", p.odd);
         let packets = records.iter().filter(|r| r.is_packet_level()).count();
-        prop_assert_eq!(p.slots.len(), packets);
+        prop_assert_eq!(p.slot_count(), packets);
     }
 }
 
@@ -268,7 +268,7 @@ fn a_segment_a_slot_cannot_hold_is_kept_whole() {
     ];
     let p = check_round_trip(&records).unwrap();
     assert_eq!(
-        (p.slots.len(), p.odd.len(), p.odd_at.clone()),
+        (p.slot_count(), p.odd.len(), p.odd_at.clone()),
         (2, 2, vec![1, 3])
     );
     // The record kept whole filed no SACK blocks of its own.
