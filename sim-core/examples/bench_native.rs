@@ -9,6 +9,9 @@ use std::time::Instant;
 
 const RUNS: usize = 5;
 
+// Wall time measures the benchmark from outside; the simulation itself
+// never reads a clock (the determinism ban in sim-core/clippy.toml).
+#[allow(clippy::disallowed_methods)]
 fn main() {
     for name in ["c", "d"] {
         let scenario = sim_core::benchmarks::by_name(name).expect("a benchmark scenario");
