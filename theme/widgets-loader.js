@@ -56,7 +56,9 @@
     // Whether a widget's first run is in: its `tw-interactive` mark, or the
     // error it shows instead of a run (a setting over the budget).
     function isLive(el) {
-      return performance.getEntriesByName("tw-interactive:" + el.id).length > 0 ||
+      // A placeholder without an id is mounted as "<widget>-1" (mount.rs).
+      var id = el.id || el.getAttribute("data-widget") + "-1";
+      return performance.getEntriesByName("tw-interactive:" + id).length > 0 ||
         el.querySelector('.tw-live [role="alert"]') !== null;
     }
 

@@ -270,18 +270,16 @@ export async function openEmbed(env, name, query = "", { atEnd = false, timeout 
 /// theme/widgets-loader.js) or it shows an error. A book page mounts a
 /// widget only when it comes near the viewport.
 export async function reachAll(page, { timeout = 60000 } = {}) {
-  const ids = await page.locator(".tcp-widget[data-widget]").evaluateAll((els) => els.map((e) => e.id));
-  for (const id of ids) {
-    const el = page.locator(`[id="${id}"]`);
+  // By element, not id: a page may hold placeholders without one (an
+  // embedding example's).
+  for (const el of await page.locator(".tcp-widget[data-widget]").elementHandles()) {
     await el.scrollIntoViewIfNeeded();
     await page.waitForFunction(
-      (id) => {
-        const w = document.getElementById(id);
-        return (w.hasAttribute("data-mounted") && !w.classList.contains("tw-pending")) || w.classList.contains("tw-error");
-      },
-      id,
+      (w) => (w.hasAttribute("data-mounted") && !w.classList.contains("tw-pending")) || w.classList.contains("tw-error"),
+      el,
       { timeout },
     );
+    await el.dispose();
   }
 }
 
