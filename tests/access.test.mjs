@@ -16,9 +16,16 @@ const WIDGETS = ".tcp-widget[data-widget]";
 /// A page with extra browser-context options (reducedMotion, viewport, deviceScaleFactor).
 const openWith = (path, contextOptions = {}) => openPage(env, path, { context: contextOptions });
 
-async function openChapter(contextOptions) {
+/// Opens the slow-start chapter; with `all`, scrolls through it first, as a
+/// reader reading to the end would (each widget mounts as the reader comes
+/// to it), and waits for every widget; without, for the first.
+async function openChapter(contextOptions, { all = false } = {}) {
   const opened = await openWith("slow-start.html", contextOptions);
-  // Read to the end: each widget mounts as the reader comes to it.
+  if (!all) {
+    const first = new Widget(opened.page, FIRST);
+    await first.waitSimulated();
+    return { ...opened, first };
+  }
   await reachAll(opened.page);
   await opened.page.evaluate(() => window.scrollTo(0, 0));
   await opened.page.waitForFunction(
@@ -41,7 +48,7 @@ test("with reduced motion the widget waits, says how to step, and s steps one ev
     assert.doesNotMatch((await first.locator(".tw-notes").allInnerTexts()).join(" "), /reduced motion/i);
     await close();
   }
-  const { page, first, problems, close } = await openChapter({ reducedMotion: "reduce" });
+  const { page, first, problems, close } = await openChapter({ reducedMotion: "reduce" }, { all: true });
   assert.ok(await page.evaluate(() => matchMedia("(prefers-reduced-motion: reduce)").matches), "the preference is seen");
   for (const w of await page.locator(WIDGETS).evaluateAll((ws) => ws.map((x) => `#${x.id}`))) {
     const widget = new Widget(page, w);
@@ -130,7 +137,7 @@ function assertFits(layout, width) {
 
 test("at 360 px wide the widgets fit the content column and every canvas is drawn", async () => {
   const width = 360;
-  const { page, first, problems, close } = await openChapter({ viewport: { width, height: 740 }, deviceScaleFactor: 2 });
+  const { page, first, problems, close } = await openChapter({ viewport: { width, height: 740 }, deviceScaleFactor: 2 }, { all: true });
   assertFits(await widgetLayout(page), width);
   // Mid-run, with a data table open (it scrolls in its own box).
   await first.step("rtt");
@@ -182,7 +189,7 @@ test(
 );
 
 test("every canvas, control and the scrubber have names for assistive technology", async () => {
-  const { page, problems, close } = await openChapter();
+  const { page, problems, close } = await openChapter({}, { all: true });
   const cdp = await page.context().newCDPSession(page);
   const ids = await page.locator(`${WIDGETS}:not([data-predict])`).evaluateAll((ws) => ws.map((w) => w.id));
   for (const id of ids) {

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, openPage } from "./support/browser.mjs";
 import { htmlPages } from "./support/pages.mjs";
-import { Widget, reachAll } from "./support/widget.mjs";
+import { Widget, reachAll, settled } from "./support/widget.mjs";
 
 let env;
 before(async () => (env = await setup()));
@@ -209,9 +209,14 @@ test("a theme saved before the page loads is drawn from the first frame", async 
   await lightPage.close();
   for (const theme of THEMES.filter((t) => t !== "light")) {
     const { page, problems, close: done } = await openThemed("slow-start.html", { theme, initScripts: [recordFullFills] });
-    await widgetsReady(page);
+    // The widgets that mount while the page loads, which is when the theme
+    // could still be missing; one mounted later finds it long set (every
+    // widget in every theme is drawn by the test above).
+    await new Widget(page, "#slow-start-1").waitSimulated();
+    await settled(page);
     assert.ok(await page.evaluate((t) => document.documentElement.classList.contains(t), theme), `${theme} applied by mdBook`);
-    const ids = await page.locator(WIDGETS).evaluateAll((ws) => ws.map((w) => w.id));
+    const ids = await page.locator(`${WIDGETS}[data-mounted]`).evaluateAll((ws) => ws.map((w) => w.id));
+    assert.ok(ids.includes("slow-start-1"), `mounted: ${ids}`);
     const fills = await page.evaluate(() => window.__twFills);
     for (const id of ids) {
       const { bg } = await widgetColours(page, id);

@@ -48,11 +48,14 @@ export class Widget {
     return side;
   }
 
-  /// Brings the widget into view, as a reader scrolling to it would: a
-  /// book page mounts a widget only when it comes near the viewport
-  /// (theme/widgets-loader.js).
+  /// Brings a widget that has not mounted into view, as a reader scrolling
+  /// to it would: a book page mounts a widget only when it comes near the
+  /// viewport (theme/widgets-loader.js).
   async reach() {
-    await this.placeholder.first().scrollIntoViewIfNeeded();
+    // Only a widget not mounted yet: scrolling moves the page, which a host
+    // may record (MkDocs-Material keeps the scroll offset in history.state).
+    const placeholder = this.placeholder.first();
+    if (!(await placeholder.evaluate((el) => el.hasAttribute("data-mounted")))) await placeholder.scrollIntoViewIfNeeded();
   }
 
   /// Waits until the run is simulated: its completion readout is there
