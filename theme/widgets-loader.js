@@ -76,7 +76,8 @@
       var note = document.createElement("p");
       note.className = "tcp-widget-loading";
       note.textContent = "Simulating the interactive version…";
-      el.insertBefore(note, el.querySelector(".tw-live"));
+      // Above the figure, where a reader who has just reached it looks.
+      el.insertBefore(note, el.querySelector(".tw-static") || el.querySelector(".tw-live"));
       simulating++;
       // The widget re-renders as its run progresses and once more when it
       // is in: each change is a chance to see whether it is live.

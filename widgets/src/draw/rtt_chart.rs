@@ -86,7 +86,7 @@ pub fn draw<DB: DrawingBackend>(
     frame::finish(root, &chart)
 }
 
-/// The line where the individual samples end, labelled at its top: on its
+/// The line where the individual samples end, labelled at its foot: on its
 /// right while there is room, else on its left.
 fn samples_end<'a, DB: DrawingBackend + 'a>(
     chart: &mut frame::Chart<'a, DB>,
@@ -107,16 +107,18 @@ fn samples_end<'a, DB: DrawingBackend + 'a>(
     };
     let area = chart.plotting_area().strip_coord_spec();
     let base_x = area.get_base_pixel().0;
-    let (w, _) = area.dim_in_pixel();
+    let (w, h) = area.dim_in_pixel();
     let x = chart.backend_coord(&(t_ns, y_max)).0 - base_x;
-    let (x, h) = match x > w as i32 / 2 {
+    let (x, anchor) = match x > w as i32 / 2 {
         true => (x - f.px(3.0), HPos::Right),
         false => (x + f.px(3.0), HPos::Left),
     };
+    // At the foot of the plot: the y axis starts at 0 and no RTT is below
+    // the path's own, so the data leaves the bottom empty.
     area.draw(&Text::new(
         label,
-        (x, f.px(2.0)),
-        f.font().pos(Pos::new(h, VPos::Top)),
+        (x, h as i32 - f.px(3.0)),
+        f.font().pos(Pos::new(anchor, VPos::Bottom)),
     ))?;
     Ok(())
 }
