@@ -267,16 +267,21 @@ export async function openEmbed(env, name, query = "", { atEnd = false, timeout 
   return { ...opened, widget, results };
 }
 
-/// Scrolls to each widget placeholder on `page` in turn, as a reader
-/// reading the whole page would, and waits until each has mounted and its
-/// first run is in (it is no longer `tw-pending`, see
-/// theme/widgets-loader.js) or it shows an error. A book page mounts a
-/// widget only when it comes near the viewport.
+/// Scrolls past each widget placeholder on `page`, as a reader skimming
+/// the whole page would, and waits until each has mounted and its first run
+/// is in (it is no longer `tw-pending`, see theme/widgets-loader.js) or it
+/// shows an error. A book page mounts a widget when it comes into view;
+/// skimming mounts them all, to simulate side by side.
 export async function reachAll(page, { timeout = 60000 } = {}) {
   // By element, not id: a page may hold placeholders without one (an
   // embedding example's).
-  for (const el of await page.locator(".tcp-widget[data-widget]").elementHandles()) {
+  const placeholders = await page.locator(".tcp-widget[data-widget]").elementHandles();
+  for (const el of placeholders) {
     await el.scrollIntoViewIfNeeded();
+    // Two frames: the intersection observer reports the widget in view.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  for (const el of placeholders) {
     await page.waitForFunction(
       (w) => (w.hasAttribute("data-mounted") && !w.classList.contains("tw-pending")) || w.classList.contains("tw-error"),
       el,
