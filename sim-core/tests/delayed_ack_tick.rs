@@ -18,7 +18,7 @@
 //! that ignored the tick, or rounded the other way, fails).
 #![cfg(feature = "scenario-file")]
 
-mod common;
+use crate::common;
 use common::scenario_text;
 
 use sim_core::segment::Side;

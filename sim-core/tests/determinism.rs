@@ -1,6 +1,6 @@
 //! Same scenario, same trace: the property the wasm build is checked against.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

@@ -7,7 +7,7 @@
 //!  TCP_NODELAY                             never waits
 //! ```
 
-mod common;
+use crate::common;
 use common::*;
 use sim_core::config::{DelayedAck, Nagle, Scenario};
 use sim_core::segment::Side;

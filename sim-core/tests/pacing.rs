@@ -3,7 +3,7 @@
 //! of back-to-back segments.
 #![cfg(feature = "scenario-file")]
 
-mod common;
+use crate::common;
 use common::*;
 use sim_core::config::Scenario;
 use sim_core::segment::Side;

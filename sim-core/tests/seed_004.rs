@@ -7,7 +7,7 @@
 //! the comparable simulated span adds one RTT for the close (FIN, FIN, ACK).
 #![cfg(feature = "scenario-file")]
 
-mod common;
+use crate::common;
 use common::scenario_file;
 
 use sim_core::analysis::{flights, summarize};

@@ -4,7 +4,7 @@
 
 use tcp_widgets::kit::model::Model;
 
-mod settings;
+use crate::settings;
 
 /// The widget's model for `key=value` settings, as a directive or URL gives them.
 fn model(settings: &[(&str, &str)]) -> Model {
