@@ -4,7 +4,7 @@
 //! min_rtt estimates on seed 003's path.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::cc::{CcInfo, cubic_root};
 use sim_core::segment::Side;

@@ -3,7 +3,7 @@
 //! segment or the 40 ms timer), a fixed timer (textbook 40 ms, Windows 200 ms),
 //! and off.
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::config::{DelayedAck, Scenario};
 use sim_core::segment::Side;

@@ -18,7 +18,7 @@
 //! that ignored the tick, or rounded the other way, fails).
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::scenario_text;
 
 use sim_core::segment::Side;

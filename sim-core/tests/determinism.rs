@@ -1,6 +1,6 @@
 //! Same scenario, same trace: the property the wasm build is checked against.
 
-use crate::common;
+mod common;
 use common::*;
 
 #[test]

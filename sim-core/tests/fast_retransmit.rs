@@ -11,7 +11,7 @@
 //!    |<-- ACK past everything held --|  recovery over: cwnd = ssthresh
 //! ```
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::config::{DropRule, Scenario};

@@ -4,7 +4,7 @@
 //! share one bottleneck.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::cc::Kind;
 use sim_core::config::{PathConfig, Scenario};

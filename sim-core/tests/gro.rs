@@ -29,7 +29,7 @@
 //! wakes late, `tests/reader_wakeup.rs`, gives the measured flights too).
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::{scenario_text_today, server_flights};
 
 /// Flights of the server, in segments, with the client's stack lines `stack`

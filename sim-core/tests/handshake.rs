@@ -3,7 +3,7 @@
 //! `tcp_send_challenge_ack`), and a run that does not deliver says which
 //! limit ended it (`tcp_syn_retries`, `tcp_synack_retries`, `tcp_retries2`).
 
-use crate::common;
+mod common;
 use common::*;
 use proptest::prelude::*;
 use sim_core::config::{DropRule, HostConfig, LossDirection, Scenario};

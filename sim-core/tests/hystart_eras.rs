@@ -16,7 +16,7 @@
 //!   `fq` slow start runs about one round longer than without.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::run;
 
 use sim_core::segment::Side;

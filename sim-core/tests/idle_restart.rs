@@ -7,7 +7,7 @@
 //! client read) minus the server→client delay plus the client→server delay.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 
 use sim_core::analysis::{TransferTiming, summarize};

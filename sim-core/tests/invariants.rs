@@ -2,6 +2,7 @@
 //! must not panic, must keep time moving forward, must deliver exactly what was
 //! written, and must never send past the receiver's advertised window.
 
+mod common;
 use proptest::prelude::*;
 use sim_core::config::{PathConfig, Scenario};
 use sim_core::segment::Side;

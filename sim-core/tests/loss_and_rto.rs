@@ -3,7 +3,7 @@
 //! from the algorithm (unless the timeout interrupts a recovery already under
 //! way, `tcp_enter_loss`), everything not SACKed resent.
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::config::{DropRule, PathConfig};

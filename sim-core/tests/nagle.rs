@@ -7,7 +7,7 @@
 //!  TCP_NODELAY                             never waits
 //! ```
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::config::{DelayedAck, Nagle, Scenario};
 use sim_core::segment::Side;

@@ -3,7 +3,7 @@
 //! of back-to-back segments.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::config::Scenario;
 use sim_core::segment::Side;

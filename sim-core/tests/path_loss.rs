@@ -17,7 +17,7 @@
 //!    |<-- ACK past everything held -----------|
 //! ```
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::config::{Direction, DropRule, DropTarget, LossDirection, LossPosition, Scenario};

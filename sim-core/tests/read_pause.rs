@@ -6,7 +6,7 @@
 //! and the transfer goes on.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::config::Kernel;

@@ -9,7 +9,7 @@
 //! last segment to the delayed-ACK timer instead.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::{scenario_text_today, server_flights};
 
 fn flights_with(rmem1: u32, app: &str) -> Vec<u32> {

@@ -9,7 +9,7 @@
 //! (`tcp_reset`: ECONNRESET).
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::config::{AfterGiveUp, Kernel, Scenario};
 use sim_core::segment::Side;

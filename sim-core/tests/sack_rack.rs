@@ -11,7 +11,7 @@
 //!    |-- n (retransmitted) -------------->|
 //! ```
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::config::{DropRule, Scenario};
 use sim_core::segment::{Segment, Side};

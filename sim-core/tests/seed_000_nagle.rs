@@ -10,7 +10,7 @@
 //! absolute speeds.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::{scenario_file, scenario_text};
 
 use sim_core::analysis::{TransferTiming, summarize};

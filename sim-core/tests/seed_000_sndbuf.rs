@@ -9,7 +9,7 @@
 //! a figure ("about"), the wire time and the source's total where it gives a range.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 

@@ -4,7 +4,7 @@
 //! caps the upload near 200 KB/s; at 0.1 ms it hardly matters.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 
 use sim_core::config::{HostSettings, Kernel};

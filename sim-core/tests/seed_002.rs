@@ -9,7 +9,7 @@
 //! only the mechanism is asserted.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::segment::Side;

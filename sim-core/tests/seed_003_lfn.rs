@@ -19,7 +19,7 @@
 //! - ten BBR flows together carry over 90 % of 1 Gbit/s once started.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::flow_totals;
 use sim_core::config::Scenario;

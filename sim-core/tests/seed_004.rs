@@ -7,7 +7,7 @@
 //! the comparable simulated span adds one RTT for the close (FIN, FIN, ACK).
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::scenario_file;
 
 use sim_core::analysis::{flights, summarize};

@@ -12,7 +12,7 @@
 //!    |--- flight 3: 40 x 1448 ----------->|   ... and so on, doubling per RTT
 //! ```
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::{flights, summarize};
 use sim_core::segment::Side;

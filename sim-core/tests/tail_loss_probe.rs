@@ -4,7 +4,7 @@
 //! delivers every byte, and the probe turns timeouts into probes; a tail
 //! the drop list takes is probed two round trips after the last ACK.
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::config::{DropRule, Frto, LossDirection, Scenario, Tlp};
 use sim_core::segment::Side;

@@ -5,7 +5,7 @@
 //! net.ipv4.tcp_no_metrics_save = 1 also avoid it.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::segment::Side;

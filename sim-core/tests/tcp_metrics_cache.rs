@@ -4,7 +4,7 @@
 //! `tcp_no_metrics_save`, and the cached RTT's first RTO.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::config::{

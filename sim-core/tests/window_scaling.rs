@@ -3,7 +3,7 @@
 //! 35 ms a connection cannot beat 65535 B / 35 ms ≈ 1.87 MB/s on any line.
 #![cfg(feature = "scenario-file")]
 
-use crate::common;
+mod common;
 use common::{max_window_sent_by, scenario_text};
 
 use sim_core::analysis::summarize;

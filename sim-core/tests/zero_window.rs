@@ -3,7 +3,7 @@
 //! (tcp_timer.c `tcp_probe_timer`), and reads reopen the window with an update
 //! (`tcp_cleanup_rbuf`).
 
-use crate::common;
+mod common;
 use common::*;
 use sim_core::analysis::summarize;
 use sim_core::config::Scenario;

@@ -2,7 +2,7 @@
 //! time is a record's, the drawn label is inside the plot, and the log
 //! axis ticks at powers of two.
 
-use crate::common;
+mod common;
 use common::svg;
 use sim_core::segment::Side;
 use sim_core::sim::{RunResult, run};

@@ -4,7 +4,7 @@
 
 use sim_core::sim::RunResult;
 
-use crate::common;
+mod common;
 use sim_core::trace::TraceEvent;
 use tcp_widgets::kit::model::Model;
 use tcp_widgets::kit::views::{self, View};

@@ -3,7 +3,7 @@
 //! trace, and their drawing checked as SVG, including the primitive budget
 //! that keeps 30 s at 1 Gbit/s drawable at 60 frames a second.
 
-use crate::common;
+mod common;
 use common::svg;
 use plotters::prelude::*;
 use sim_core::analysis;

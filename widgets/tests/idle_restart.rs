@@ -18,7 +18,7 @@ use sim_core::trace::TraceEvent;
 use tcp_widgets::kit::headline::{Headline, transfer_times};
 use tcp_widgets::kit::model::Model;
 
-use crate::settings;
+mod settings;
 
 /// The slow-start widget's run for `key=value` settings, as a directive or
 /// URL gives them.

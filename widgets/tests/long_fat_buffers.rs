@@ -4,7 +4,7 @@
 
 use tcp_widgets::kit::model::Model;
 
-use crate::settings;
+mod settings;
 
 /// The widget's model for `key=value` settings, as a directive or URL gives them.
 fn model(settings: &[(&str, &str)]) -> Model {

@@ -8,7 +8,7 @@ use tcp_widgets::draw::{throughput_chart, window_chart};
 use tcp_widgets::kit::model::Model;
 use tcp_widgets::palette::Palette;
 
-use crate::settings;
+mod settings;
 
 fn run(settings: &[(&str, &str)]) -> sim_core::sim::RunResult {
     settings::run("long-fat", settings)
