@@ -209,9 +209,9 @@ test("a theme saved before the page loads is drawn from the first frame", async 
   await lightPage.close();
   for (const theme of THEMES.filter((t) => t !== "light")) {
     const { page, problems, close: done } = await openThemed("slow-start.html", { theme, initScripts: [recordFullFills] });
-    // The widgets that mount while the page loads, which is when the theme
-    // could still be missing; one mounted later finds it long set (every
-    // widget in every theme is drawn by the test above).
+    // The first widgets to mount, while the page still loads, which is when
+    // the theme could still be missing; one mounted later finds it long set
+    // (every widget in every theme is drawn by the test above).
     await new Widget(page, "#slow-start-1").waitSimulated();
     await settled(page);
     assert.ok(await page.evaluate((t) => document.documentElement.classList.contains(t), theme), `${theme} applied by mdBook`);

@@ -113,9 +113,7 @@
     }
 
     if (!("IntersectionObserver" in window)) {
-      placeholders.forEach(function (el) {
-        widgets.mount(el);
-      });
+      widgets.mount_all();
       return;
     }
     seen = new IntersectionObserver(function (entries) {

@@ -278,8 +278,8 @@ export async function reachAll(page, { timeout = 60000 } = {}) {
   const placeholders = await page.locator(".tcp-widget[data-widget]").elementHandles();
   for (const el of placeholders) {
     await el.scrollIntoViewIfNeeded();
-    // Two frames: the intersection observer reports the widget in view.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // The intersection observer reports the widget in view.
+    await twoFrames(page);
   }
   for (const el of placeholders) {
     await page.waitForFunction(
@@ -297,10 +297,15 @@ export async function reachAll(page, { timeout = 60000 } = {}) {
 export async function settled(page, { timeout = 60000 } = {}) {
   // Two frames first, so that the intersection observers have reported a
   // scroll that just happened (their callbacks queue the widgets).
-  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   do {
-    await frames();
+    await twoFrames(page);
     await page.waitForFunction(() => document.querySelector(".tcp-widget.tw-pending") === null, null, { timeout });
-    await frames();
+    await twoFrames(page);
   } while (await page.evaluate(() => document.querySelector(".tcp-widget.tw-pending") !== null));
+}
+
+/// Two animation frames of `page`: long enough for its intersection
+/// observers to report what a scroll brought into view.
+function twoFrames(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }

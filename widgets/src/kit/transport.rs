@@ -64,8 +64,6 @@ pub enum Step {
 pub struct StepIndex {
     events: Vec<f64>,
     acks: Vec<f64>,
-    /// (time, srtt) at each RTT sample of the server.
-    srtt: Vec<(f64, f64)>,
     base_rtt_ns: f64,
     end_ns: f64,
 }
@@ -88,31 +86,18 @@ impl StepIndex {
                     to: Side::Server,
                     seg,
                 } if seg.flags.ack && seg.len == 0 => ix.acks.push(t),
-                TraceEvent::RttSample {
-                    side: Side::Server,
-                    srtt_ns,
-                    ..
-                } => ix.srtt.push((t, srtt_ns as f64)),
                 _ => {}
-            }
-        }
-        // Past a long run's packet records, srtt as the periodic samples
-        // read it: "+1 RTT" keeps stepping by the round trip of the moment.
-        let last = ix.srtt.last().map_or(-1.0, |s| s.0);
-        for r in run.trace.flow_summary(0) {
-            if let TraceEvent::Sample { info, .. } = r.event
-                && r.time.0 as f64 > last
-                && info.srtt_ns > 0
-            {
-                ix.srtt.push((r.time.0 as f64, info.srtt_ns as f64));
             }
         }
         ix
     }
 
     /// Where a step of `kind` from `t_ns` lands (never past the end; `None`
-    /// when nothing of that kind is left).
-    pub fn next(&self, kind: Step, t_ns: f64) -> Option<f64> {
+    /// when nothing of that kind is left). A round trip is `srtt_ns`, the
+    /// sender's srtt at `t_ns` (`RttSeries::srtt_at`, which goes on past a
+    /// long run's packet records), or the path's own before the first
+    /// sample (0).
+    pub fn next(&self, kind: Step, t_ns: f64, srtt_ns: u64) -> Option<f64> {
         let after = |v: &[f64]| v.get(v.partition_point(|&x| x <= t_ns)).copied();
         match kind {
             Step::Event => after(&self.events),
@@ -121,11 +106,9 @@ impl StepIndex {
                 if t_ns >= self.end_ns {
                     return None;
                 }
-                let i = self.srtt.partition_point(|(x, _)| *x <= t_ns);
-                let rtt = if i > 0 {
-                    self.srtt[i - 1].1
-                } else {
-                    self.base_rtt_ns
+                let rtt = match srtt_ns {
+                    0 => self.base_rtt_ns,
+                    srtt => srtt as f64,
                 };
                 Some((t_ns + rtt.max(1.0)).min(self.end_ns))
             }
@@ -225,16 +208,18 @@ mod tests {
         // is the client's for the first flight: the request reaches the server
         // at 10.5 ms (one and a half round trips), the flight's ACK one round
         // trip later, plus serialisations of a few µs at 1 Gbit/s.
-        let first_ack = ix.next(Step::Ack, 0.0).unwrap();
+        let first_ack = ix.next(Step::Ack, 0.0, 0).unwrap();
         assert!((17.5e6..17.53e6).contains(&first_ack), "{first_ack}");
-        let second = ix.next(Step::Ack, first_ack).unwrap();
+        let second = ix.next(Step::Ack, first_ack, 0).unwrap();
         assert!(second > first_ack);
         // Before any RTT sample, a round trip is the path's 7 ms.
-        assert_eq!(ix.next(Step::RoundTrip, 0.0), Some(7e6));
+        assert_eq!(ix.next(Step::RoundTrip, 0.0, 0), Some(7e6));
+        // After one, the srtt of the moment, as the caller reads it.
+        assert_eq!(ix.next(Step::RoundTrip, 20e6, 7_300_000), Some(27.3e6));
         // Event steps visit every distinct record time in order.
         let mut t = 0.0;
         let mut n = 0;
-        while let Some(next) = ix.next(Step::Event, t) {
+        while let Some(next) = ix.next(Step::Event, t, 0) {
             assert!(next > t);
             t = next;
             n += 1;
@@ -243,7 +228,7 @@ mod tests {
         let distinct: std::collections::BTreeSet<u64> =
             run.trace.records().map(|r| r.time.0).collect();
         assert_eq!(n, distinct.len() - 1, "every record time but zero");
-        assert_eq!(ix.next(Step::RoundTrip, end), None);
+        assert_eq!(ix.next(Step::RoundTrip, end, 0), None);
     }
 
     #[test]

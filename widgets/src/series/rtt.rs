@@ -122,7 +122,7 @@ impl RttSeries {
         let until = self.samples_until_ns.map_or(String::new(), |u| {
             format!(
                 "; after {} ms, where the trace stopped storing packets, the estimator is read \
-                 from the periodic samples (no RTT sample column)",
+                 from the periodic samples (the RTT sample column is blank there)",
                 ms(u)
             )
         });

@@ -410,7 +410,10 @@ impl State {
     /// Where a step of `kind` lands: the nearest next instant on any side.
     fn next_step(&self, kind: Step) -> Option<f64> {
         self.models()
-            .filter_map(|m| m.steps.next(kind, self.clock.t_ns))
+            .filter_map(|m| {
+                let t = self.clock.t_ns;
+                m.steps.next(kind, t, m.rtt.srtt_at(t))
+            })
             .reduce(f64::min)
     }
 

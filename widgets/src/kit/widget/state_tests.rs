@@ -161,7 +161,7 @@ fn a_step_pauses_and_lands_on_the_next_ack() {
             ..Effects::SAVE
         }
     );
-    let first_ack = s.models().next().unwrap().steps.next(Step::Ack, 0.0);
+    let first_ack = s.models().next().unwrap().steps.next(Step::Ack, 0.0, 0);
     assert_eq!(Some(s.clock.t_ns), first_ack);
     assert!(!s.clock.playing);
 }
