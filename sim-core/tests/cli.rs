@@ -161,6 +161,49 @@ fn a_missing_file_is_an_error_not_a_panic() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/scenario.toml"));
 }
 
+/// A file that is no scenario, however big or endless, is refused after
+/// reading at most a mebibyte of it: never read whole first.
+#[test]
+fn an_endless_or_huge_file_is_refused_after_its_first_mebibyte() {
+    // /dev/zero never ends: read whole, it would exhaust memory.
+    let out = tcpsim(&["run", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/dev/zero: over 1024 KiB"), "{err}");
+    // A file one byte over the limit, of valid TOML comments: refused on its size.
+    let big = write_temp("big", &format!("#{}\n", "x".repeat(1 << 20)));
+    let out = tcpsim(&["run", big.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("over 1024 KiB"));
+    // Binary data (the tcpsim executable itself): not UTF-8, not a panic.
+    let small_binary = std::env::temp_dir().join(format!("tcpsim-{}-bin.toml", std::process::id()));
+    std::fs::write(&small_binary, [b'#', 0xff, 0xfe, b'\n']).unwrap();
+    let out = tcpsim(&["run", small_binary.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not UTF-8 text (byte 1 is not)"));
+}
+
+/// `tcpsim run FILE >&-`: the output cannot be written, so the run fails
+/// (exit status 1, with a message) instead of losing it with status 0.
+#[test]
+fn a_closed_standard_output_is_an_error() {
+    let file = scenarios().join("seed-002-4mb-new-connection.toml");
+    let run = |redirect: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("\"$0\" run \"$1\" {redirect}"))
+            .arg(env!("CARGO_BIN_EXE_tcpsim"))
+            .arg(&file)
+            .output()
+            .expect("sh runs")
+    };
+    let closed = run(">&-");
+    assert_eq!(closed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&closed.stderr).contains("standard output is closed"));
+    // Thrown away on purpose is not closed.
+    assert_eq!(run(">/dev/null").status.code(), Some(0));
+}
+
 #[test]
 fn the_committed_json_schema_matches_the_code() {
     let committed = std::fs::read_to_string(scenarios().join("scenario.schema.json")).unwrap();

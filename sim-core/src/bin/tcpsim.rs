@@ -124,6 +124,27 @@ fn run_file(
     }
 }
 
+/// Whether the shell started tcpsim with descriptor 1 closed. Rust's
+/// runtime opens `/dev/null` read-write on a closed standard descriptor
+/// before `main` (so that a file opened later cannot take its number), and
+/// writes to it then succeed; a shell's `> /dev/null` opens it write-only.
+/// Linux only: read from `/proc`; elsewhere the output is written as is.
+fn stdout_was_closed() -> bool {
+    if !cfg!(target_os = "linux") {
+        return false;
+    }
+    let null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p.as_os_str() == "/dev/null");
+    // `flags:` in octal; O_ACCMODE is 3, O_RDWR 2.
+    let read_write = || {
+        let info = std::fs::read_to_string("/proc/self/fdinfo/1").unwrap_or_default();
+        info.lines()
+            .find_map(|l| l.strip_prefix("flags:"))
+            .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+            .is_some_and(|f| f & 3 == 2)
+    };
+    null && read_write()
+}
+
 /// `--max-memory`: a size with its unit ("512MiB", "2GiB") or bytes.
 fn parse_memory(text: &str) -> Result<u64, String> {
     match sim_core::units::parse_bytes(text) {
@@ -147,10 +168,46 @@ fn parse_count(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The most a scenario file may hold. The book's largest is under 3 KB; a
+/// drop list of a few thousand packets fits many times over. Anything
+/// bigger is not a scenario (`/dev/zero`, a capture or a log named by
+/// mistake) and is refused after reading at most this much, never read
+/// whole first.
+const MAX_SCENARIO_BYTES: u64 = 1 << 20;
+
+/// The text of a scenario file, read as a stream up to
+/// [`MAX_SCENARIO_BYTES`].
+fn read_scenario(file: &PathBuf) -> Result<String, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SCENARIO_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(format!(
+            "over {} KiB: not a scenario file (the largest the book ships is a few KB)",
+            MAX_SCENARIO_BYTES >> 10
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (byte {} is not): not a scenario file",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// Writes the output. A reader that stops early (`tcpsim ... | head`) is not an
-/// error; anything else is reported, never a panic.
+/// error; anything else is reported, never a panic. So is a closed standard
+/// output (`tcpsim run FILE >&-`), where the run's output would otherwise be
+/// lost with exit status 0 (see [`stdout_was_closed`]).
 fn emit(text: &str) -> ExitCode {
     use std::io::Write;
+    if stdout_was_closed() {
+        eprintln!("tcpsim: writing the output: standard output is closed");
+        return ExitCode::from(1);
+    }
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -170,7 +227,7 @@ fn run(
 ) -> Result<String, String> {
     let interval =
         sim_core::units::parse_duration(interval).map_err(|e| format!("--interval: {e}"))?;
-    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let text = read_scenario(file)?;
     let mut spec = scenario_file::read(&text).map_err(|e| e.to_string())?;
     if let Some(k) = kernel {
         spec.set_kernel(k);
