@@ -9,6 +9,7 @@ use super::{
     TCP_RMEM_DEFAULT, TCP_RMEM_MAX, TCP_SYN_RETRIES, TCP_SYNACK_RETRIES, TCP_WMEM_DEFAULT,
     TCP_WMEM_MAX, check,
 };
+use super::{MSS_MAX, MSS_MIN};
 use crate::cc::Algorithm;
 use crate::tcp::receive_window::{RxTruesize, WindowShare};
 use crate::time::SimDuration;
@@ -230,7 +231,7 @@ impl HostConfig {
     /// key is relative to the host's section of a scenario file (`mss`,
     /// `route.initcwnd`, ...); [`HostConfig::validate`] prefixes the host.
     pub fn check(&self) -> Result<(), ConfigError> {
-        check("mss", self.sender.mss, 64, 65_000, " B")?;
+        check("mss", self.sender.mss, MSS_MIN, MSS_MAX, " B")?;
         check("route.initcwnd", self.sender.initcwnd, 1, 1_000, "")?;
         check(
             "sysctl.\"net.ipv4.tcp_retries2\"",

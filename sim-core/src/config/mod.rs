@@ -53,6 +53,11 @@ use crate::time::SimDuration;
 pub const TCP_INIT_CWND: u32 = 10;
 /// The usual payload per segment: 1500-byte MTU - 40 bytes of IP/TCP - 12 of timestamps.
 pub const DEFAULT_MSS: u32 = 1448;
+
+/// The smallest and largest MSS the model takes (a scenario file's `mss`,
+/// or its `path.mtu` less the headers).
+pub const MSS_MIN: u32 = 64;
+pub const MSS_MAX: u32 = 65_000;
 /// What a Linux client advertises in its SYN with default buffers: half of
 /// `tcp_rmem[1]` (65536) rounded down to whole 1460-byte segments (44 x 1460),
 /// see `tcp_select_initial_window`. A listener counts 1448-byte segments and

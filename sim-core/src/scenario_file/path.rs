@@ -2,10 +2,14 @@
 //! outages), and the MSS its MTU leaves.
 
 use super::{DropSection, FileError, OutageSection, PathSection, err};
+use crate::config::MSS_MAX;
 use crate::config::{
     Direction, DropRule, DropTarget, LossDirection, LossPosition, Outage, PathConfig, Transmission,
 };
 use crate::segment::HEADER_BYTES;
+
+/// IPv4's minimum datagram every host must take (RFC 791).
+const MTU_MIN: u32 = 576;
 use crate::time::SimDuration;
 use crate::units::{parse_bytes, parse_duration, parse_rate};
 
@@ -94,10 +98,18 @@ impl PathSection {
     pub(super) fn mss(&self) -> Result<u32, FileError> {
         match self.mtu {
             None => Ok(crate::config::DEFAULT_MSS),
-            Some(mtu) if (576..=65_535).contains(&mtu) => Ok(mtu - HEADER_BYTES),
+            // The largest MTU is the one whose segments the model takes
+            // (`MSS_MAX`), so that the message names `path.mtu`, the key
+            // the reader wrote, not the `mss` derived from it.
+            Some(mtu) if (MTU_MIN..=MSS_MAX + HEADER_BYTES).contains(&mtu) => {
+                Ok(mtu - HEADER_BYTES)
+            }
             Some(mtu) => Err(err(
                 "path.mtu",
-                format!("{mtu} is outside the allowed range 576 to 65535"),
+                format!(
+                    "{mtu} is outside the allowed range {MTU_MIN} to {}",
+                    MSS_MAX + HEADER_BYTES
+                ),
             )),
         }
     }
