@@ -13,7 +13,7 @@
 
 use super::cost::{Cost, Part};
 use crate::config::{ConfigError, Scenario};
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 use crate::units::{format_bytes, format_duration, format_rate};
 
 /// How far a run may go past its budget before it is stopped: the estimate
@@ -51,14 +51,17 @@ impl Budget {
         max_events: 100_000_000,
     };
 
-    /// A widget's limits in a browser tab: 512 MiB (a 32-bit wasm memory
-    /// holds 4 GiB, and a page keeps other runs' copies for replays), and
-    /// 20 million events, the simulator's old ceiling for widgets: 4 to 7 s
-    /// natively (see [`Budget::NATIVE`]), longer in WebAssembly, simulated in
-    /// slices so the page never freezes. Every widget preset, and every control at its extremes,
-    /// fits (`widgets/tests/budget.rs`).
+    /// A widget's limits in a browser tab: 256 MiB, what a phone's tab can
+    /// spare (the trace and what is in flight; the page's views and the
+    /// copies kept for replays come on top, and are far smaller), and 20
+    /// million events, the simulator's old ceiling for widgets: 4 to 7 s
+    /// natively (see [`Budget::NATIVE`]), longer in WebAssembly, simulated
+    /// in slices so the page never freezes. Every widget preset, and every
+    /// control at its extremes, fits (`widgets/tests/budget.rs`); settings
+    /// that do not are simulated up to the budget and cut there
+    /// ([`super::Simulation::cut_at_budget`]).
     pub const BROWSER: Budget = Budget {
-        max_memory_bytes: 512 << 20,
+        max_memory_bytes: 256 << 20,
         max_events: 20_000_000,
     };
 
@@ -240,6 +243,42 @@ pub(super) fn stopped(s: &Scenario, limit: Limit, reached: u64, budget: &Budget)
             "stopped after {reached}, {over} (estimated {estimate} for {}); {}",
             settings(s, &part.keys),
             advice(&part.keys)
+        ),
+    }
+}
+
+/// The run was cut where it reached the budget itself, as planned
+/// ([`super::Simulation::cut_at_budget`]): "cut at t = 12.3 s of 600 s: …".
+/// Names no keys: a widget's reader set its controls, not the scenario's
+/// keys.
+pub(super) fn cut(s: &Scenario, limit: Limit, at: SimTime, budget: &Budget) -> OverBudget {
+    let cost = Cost::of(s);
+    let (part, what) = match limit {
+        Limit::Memory => (
+            &cost.memory,
+            format!(
+                "its records reached the {} a run may keep (the whole run would need about {})",
+                format_bytes(budget.max_memory_bytes),
+                format_bytes(cost.memory.amount)
+            ),
+        ),
+        Limit::Events => (
+            &cost.events,
+            format!(
+                "it reached the {} events a run may take (the whole run would take about {})",
+                approx(budget.max_events),
+                approx(cost.events.amount)
+            ),
+        ),
+    };
+    OverBudget {
+        limit,
+        also: None,
+        keys: part.keys.clone(),
+        message: format!(
+            "cut at t = {} of {}: {what}; everything up to the cut is drawn",
+            format_duration(SimDuration(at.0)),
+            format_duration(s.time_limit)
         ),
     }
 }

@@ -139,9 +139,13 @@ pub struct Simulation {
     outcome: Option<Outcome>,
     progress: f64,
     budget: Budget,
-    /// `budget`'s backstops.
+    /// Where the run is stopped: `budget`'s backstops, or the budget itself
+    /// for a run cut at it ([`Simulation::cut_at_budget`]).
     max_work: u64,
     max_memory: u64,
+    /// Held to the budget itself: stopping there is the plan, not a wrong
+    /// estimate.
+    cut_at_budget: bool,
 }
 impl Simulation {
     /// A run of `scenario` with no estimate first, held to
@@ -166,6 +170,22 @@ impl Simulation {
         Ok(Simulation::start(scenario, *budget))
     }
 
+    /// A run of `scenario` that may cost more than `budget`: it runs until
+    /// it reaches the budget itself and ends there (its outcome
+    /// [`Outcome::EventLimit`] or [`Outcome::MemoryLimit`], everything up to
+    /// then kept), with [`Simulation::over_budget`] saying where it was cut
+    /// and why. What a widget does with settings whose whole run it cannot
+    /// afford: it shows as much of the run as the page can hold, instead
+    /// of nothing.
+    pub fn cut_at_budget(scenario: &Scenario, budget: &Budget) -> Result<Simulation, ConfigError> {
+        scenario.validate()?;
+        let mut sim = Simulation::start(scenario, *budget);
+        sim.max_work = budget.max_events;
+        sim.max_memory = budget.max_memory_bytes;
+        sim.cut_at_budget = true;
+        Ok(sim)
+    }
+
     fn start(scenario: &Scenario, budget: Budget) -> Simulation {
         Simulation {
             w: World::new(scenario),
@@ -178,6 +198,7 @@ impl Simulation {
             budget,
             max_work: budget.backstop_events(),
             max_memory: budget.backstop_memory(),
+            cut_at_budget: false,
         }
     }
 
@@ -188,6 +209,9 @@ impl Simulation {
             Outcome::MemoryLimit { .. } => (Limit::Memory, self.w.trace.heap_bytes() as u64),
             _ => return None,
         };
+        if self.cut_at_budget {
+            return Some(budget::cut(&self.scenario, limit, self.now, &self.budget));
+        }
         Some(budget::stopped(
             &self.scenario,
             limit,
@@ -250,7 +274,20 @@ impl Simulation {
         } else {
             0.0
         };
-        by_time.max(by_bytes).within(0.0, 1.0).max(self.progress)
+        // A run cut at its budget ends when the budget is spent, maybe long
+        // before its time limit or its last byte.
+        let by_budget = if self.cut_at_budget {
+            let work = self.work() as f64 / self.max_work.max(1) as f64;
+            let memory = self.w.trace.heap_bytes() as f64 / self.max_memory.max(1) as f64;
+            work.max(memory)
+        } else {
+            0.0
+        };
+        by_time
+            .max(by_bytes)
+            .max(by_budget)
+            .within(0.0, 1.0)
+            .max(self.progress)
     }
 
     /// Acts on up to `max_events` more events; true once the run has ended.

@@ -1,7 +1,6 @@
 //! The scenario a widget simulates for its current control values.
 
 use sim_core::config::{Pacing, Scenario};
-use sim_core::sim::Limit;
 
 use sim_core::time::SimDuration;
 use widget_catalogue::WidgetSpec;
@@ -31,15 +30,14 @@ pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
 /// says (every message held back for a delayed ACK, losses waiting out
 /// timeouts): the sampling is the widget's choice, not the reader's, so the
 /// budget check before a widget simulates (`side::BUDGET`) must not refuse
-/// a run for it. The interval doubles while the samples (over the longest
-/// the estimate takes the run to last) are what passes the budget's memory.
+/// a run for it, nor cut it short for it. The interval doubles while the
+/// samples (over the longest the estimate takes the run to last) are what
+/// passes the budget: their memory, or their events (each sample tick is
+/// one).
 fn fit_samples(s: &mut Scenario) {
     while s.sample_interval.0 < MAX_SAMPLE_INTERVAL {
         match super::side::BUDGET.check(s) {
-            Err(e)
-                if e.limit == Limit::Memory
-                    && e.keys.first().is_some_and(|k| k == "sample_interval") =>
-            {
+            Err(e) if e.keys.first().is_some_and(|k| k == "sample_interval") => {
                 s.sample_interval = SimDuration((s.sample_interval.0 * 2).min(MAX_SAMPLE_INTERVAL));
             }
             _ => return,

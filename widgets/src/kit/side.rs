@@ -90,10 +90,15 @@ impl Default for Side {
 
 impl Side {
     /// Starts simulating `scenario`; the old model stays until the new one is
-    /// in. A scenario whose estimated cost passes [`BUDGET`] is not simulated:
-    /// the widget says why (`error`) and keeps the run it showed.
+    /// in. The run is held to [`BUDGET`] itself (`Simulation::cut_at_budget`):
+    /// settings whose whole run would cost more are simulated up to the
+    /// budget and cut there, and the reader sees the run up to the cut with
+    /// a note saying where and why, instead of no run at all or a page out
+    /// of memory. Only a setting out of range fails (`error`), keeping the
+    /// run it showed.
     pub fn start(&mut self, scenario: &Scenario) {
-        self.run = match Simulation::within(scenario, &BUDGET) {
+        let sim = Simulation::cut_at_budget(scenario, &BUDGET);
+        self.run = match sim {
             Ok(mut sim) => {
                 let snapshots = Snapshots::new(&mut sim, scenario);
                 Run::Simulating(Box::new(Simulating {

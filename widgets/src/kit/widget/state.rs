@@ -32,6 +32,7 @@ use crate::kit::transport::{self, Clock, Step};
 use crate::kit::url_state::Saved;
 use crate::kit::views::{self, DEFAULT_SLOTS, View};
 use crate::params::{self, Initial, Note};
+use sim_core::time::SimDuration;
 use std::rc::Rc;
 use widget_catalogue::WidgetSpec;
 
@@ -354,6 +355,16 @@ impl State {
         }
         if let Some(t) = self.pending_seek.take() {
             self.clock.seek(t);
+            // A link's time past the run's end opens at the end, and says so
+            // (as every other value a link gives and the widget cannot use).
+            if t > end {
+                let at = |ns: f64| sim_core::units::format_duration(SimDuration(ns as u64));
+                self.notes.push(Note::from(format!(
+                    "Ignored t = {} from the link: the run ends at {}, so the cursor is at its end.",
+                    at(t),
+                    at(end)
+                )));
+            }
         }
         let first = !self.interactive && self.sides.iter().all(|s| s.model.is_some());
         self.interactive |= first;

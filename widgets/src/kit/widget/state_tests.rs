@@ -222,6 +222,29 @@ fn a_link_cursor_is_applied_once_the_first_runs_are_in() {
 }
 
 #[test]
+fn a_link_cursor_past_the_runs_end_opens_at_the_end_with_a_note() {
+    let spec = slow_start();
+    let mut s = State::new(&initial(spec, &[]), Some(9e18), still);
+    let _ = s.start_runs(spec);
+    assert!(s.notes.is_empty());
+    let _ = s.update(spec, Msg::Slice);
+    let end = s.end_ns();
+    assert_eq!(s.clock.t_ns, end);
+    let texts: Vec<&str> = s.notes.iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(
+        texts[0].starts_with("Ignored t = 9000000000 s from the link: the run ends at "),
+        "{}",
+        texts[0]
+    );
+    assert!(
+        texts[0].ends_with(", so the cursor is at its end."),
+        "{}",
+        texts[0]
+    );
+}
+
+#[test]
 fn compare_mode_runs_both_sides_and_a_preset_keeps_side_b() {
     let spec = slow_start();
     let mut s = ready(spec, &[("compare", "initcwnd"), ("vs", "100")]);
