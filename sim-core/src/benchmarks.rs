@@ -93,8 +93,13 @@ pub fn raise_ceilings(
     wmem_max: u64,
     rmem_max: u64,
 ) {
-    sender.set_tcp_wmem([PAGE_SIZE, SEED_003_BUFFER_DEFAULT, wmem_max]);
-    receiver.set_tcp_rmem([PAGE_SIZE, SEED_003_BUFFER_DEFAULT, rmem_max]);
+    // A ceiling below the usual starting size (the long-fat widget's
+    // controls go down to 64 KiB) starts the buffer at the ceiling, as an
+    // administrator who lowered one would lower the other: the kernel wants
+    // min <= default <= max.
+    let start = |max: u64| SEED_003_BUFFER_DEFAULT.min(max).max(PAGE_SIZE);
+    sender.set_tcp_wmem([PAGE_SIZE, start(wmem_max), wmem_max.max(PAGE_SIZE)]);
+    receiver.set_tcp_rmem([PAGE_SIZE, start(rmem_max), rmem_max.max(PAGE_SIZE)]);
     // The source raised net.core.*mem_max with them. Without SO_*BUF they
     // cap nothing, but the hosts keep them (and reports show them).
     sender.set_wmem_max(wmem_max);

@@ -104,3 +104,48 @@ fn a_scenario_over_the_budget_is_simulated_up_to_the_budget_and_cut() {
     finish(&mut side);
     assert_eq!(side.error(), None);
 }
+
+/// A budget small enough that every case takes a moment in a test build.
+const TEST_BUDGET: sim_core::sim::Budget = sim_core::sim::Budget {
+    max_memory_bytes: 32 << 20,
+    max_events: 100_000,
+};
+
+/// Every widget's controls, each at its minimum, its maximum or its default.
+fn extreme_controls() -> impl proptest::strategy::Strategy<Value = (&'static str, Vec<f64>)> {
+    use proptest::prelude::*;
+    prop::sample::select(widget_names()).prop_flat_map(|name| {
+        let spec = widget(name).unwrap();
+        let picks: Vec<_> = spec
+            .params
+            .iter()
+            .map(|p| prop::sample::select(vec![p.min, p.max, p.default]))
+            .collect();
+        (Just(name), picks)
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+
+    /// Whatever a reader sets, within the controls' own ranges: a valid
+    /// scenario, and a run held to its budget, in work and in memory,
+    /// that ends (whole, or cut with a note naming no internal key).
+    #[test]
+    fn any_combination_of_control_extremes_runs_within_the_budget((name, values) in extreme_controls()) {
+        let spec = widget(name).unwrap();
+        let s = scenario::build(spec, &values);
+        proptest::prop_assert!(s.validate().is_ok(), "{name} {values:?}: {:?}", s.validate());
+        let mut sim = sim_core::sim::Simulation::cut_at_budget(&s, &TEST_BUDGET).unwrap();
+        while !sim.advance(u64::MAX) {}
+        // One event past the budget at most: its writes (a send buffer's
+        // worth) and one more 1 MiB chunk of trace.
+        proptest::prop_assert!(sim.work() <= TEST_BUDGET.max_events + (4 << 20), "work {}", sim.work());
+        let heap = sim.trace().heap_bytes() as u64;
+        proptest::prop_assert!(heap <= TEST_BUDGET.max_memory_bytes + (2 << 20), "trace {heap} B");
+        if let Some(e) = sim.over_budget() {
+            proptest::prop_assert!(e.message.starts_with("cut at t = "), "{}", e.message);
+            proptest::prop_assert!(!e.message.contains('`'), "{}", e.message);
+        }
+    }
+}

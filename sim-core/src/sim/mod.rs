@@ -182,13 +182,16 @@ impl Simulation {
         let mut sim = Simulation::start(scenario, *budget);
         sim.max_work = budget.max_events;
         sim.max_memory = budget.max_memory_bytes;
+        sim.w.trace.set_memory_limit(sim.max_memory);
         sim.cut_at_budget = true;
         Ok(sim)
     }
 
     fn start(scenario: &Scenario, budget: Budget) -> Simulation {
+        let mut w = World::new(scenario);
+        w.trace.set_memory_limit(budget.backstop_memory());
         Simulation {
-            w: World::new(scenario),
+            w,
             scenario: scenario.clone(),
             limit: SimTime::ZERO + scenario.time_limit,
             now: SimTime::ZERO,

@@ -241,6 +241,14 @@ impl Trace {
         self.records.heap_bytes()
     }
 
+    /// Holds the trace's growth to about `bytes` (see `packed::make_room`):
+    /// a run held to a memory budget ([`crate::sim::Budget`]) then ends
+    /// within about a megabyte of it, not at a vector's next doubling.
+    pub fn set_memory_limit(&mut self, bytes: u64) {
+        self.records
+            .set_memory_limit(usize::try_from(bytes).unwrap_or(usize::MAX));
+    }
+
     /// Packet records counted but not stored because the budget ran out.
     pub fn skipped(&self) -> u64 {
         self.skipped

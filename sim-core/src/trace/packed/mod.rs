@@ -100,6 +100,27 @@ struct Slot {
 /// run's time in page faults and copies, and twice its memory at the peak.
 const CHUNK: usize = 1 << 14;
 
+/// The fewest elements a vector grows by near the memory limit.
+const MIN_GROWTH: usize = 64;
+
+/// Room for one more element in `v`. A vector doubles as it fills, and a
+/// doubling takes twice the memory at once: a run's 20 MB of summary
+/// records became 40 MB in one push, past a 32 MiB limit the run checks
+/// only between events. With a `limit`, `v` grows by as much as doubling
+/// would, but no more than what is `held` leaves under the limit (at least
+/// [`MIN_GROWTH`] elements), so the trace ends close to
+/// its limit (packet slots come in 1 MiB chunks: about a megabyte at most)
+/// instead of up to twice it. Far from the limit nothing changes.
+#[inline]
+fn make_room<T>(v: &mut Vec<T>, held: usize, limit: Option<usize>) {
+    if v.len() < v.capacity() {
+        return;
+    }
+    let Some(limit) = limit else { return };
+    let left = limit.saturating_sub(held) / std::mem::size_of::<T>().max(1);
+    v.reserve_exact(v.capacity().max(4).min(left).max(MIN_GROWTH));
+}
+
 #[derive(Clone, Debug, Default)]
 pub(super) struct Packed {
     /// Packet records in pushing order, in chunks of [`CHUNK`] (each full
@@ -115,6 +136,9 @@ pub(super) struct Packed {
     odd_at: Vec<usize>,
     len: usize,
     last_time: Option<SimTime>,
+    /// The most [`Packed::heap_bytes`] may reach by a vector's growth (see
+    /// [`make_room`]); `None`: no limit, vectors double as usual.
+    limit: Option<usize>,
 }
 
 impl Packed {
@@ -146,6 +170,11 @@ impl Packed {
             + (self.summary_at.capacity() + self.odd_at.capacity()) * size_of::<usize>()
     }
 
+    /// Holds the vectors' growth to `bytes` in all (see [`make_room`]).
+    pub fn set_memory_limit(&mut self, bytes: usize) {
+        self.limit = Some(bytes);
+    }
+
     pub fn summary(&self) -> &[TraceRecord] {
         &self.summary
     }
@@ -159,6 +188,8 @@ impl Packed {
                 // Only now, so that a record that fell to `odd` leaves no
                 // SACK entry behind.
                 if let Some(blocks) = sack {
+                    let held = self.heap_bytes();
+                    make_room(&mut self.sacks, held, self.limit);
                     self.sacks.push(*blocks);
                 }
                 match self.slots.last_mut() {
@@ -182,13 +213,16 @@ impl Packed {
                     flow,
                     event: *event,
                 };
-                if event.is_packet_level() {
-                    self.odd.push(whole);
-                    self.odd_at.push(at);
+                let held = self.heap_bytes();
+                let (records, places) = if event.is_packet_level() {
+                    (&mut self.odd, &mut self.odd_at)
                 } else {
-                    self.summary.push(whole);
-                    self.summary_at.push(at);
-                }
+                    (&mut self.summary, &mut self.summary_at)
+                };
+                make_room(records, held, self.limit);
+                make_room(places, held, self.limit);
+                records.push(whole);
+                places.push(at);
             }
         }
     }

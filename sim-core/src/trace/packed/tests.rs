@@ -274,3 +274,42 @@ fn a_segment_a_slot_cannot_hold_is_kept_whole() {
     // The record kept whole filed no SACK blocks of its own.
     assert_eq!(p.sacks.len(), 2);
 }
+
+/// With a memory limit, summary records grow to about the limit, not to the
+/// next doubling past it; without one they double as a vector does.
+#[test]
+fn a_memory_limit_holds_the_summary_vectors_growth_to_it() {
+    // Just past a doubling: 2^13 records and places (312 B each).
+    let limit = (1 << 13) * 312 + 4096;
+    let fill = |p: &mut Packed| {
+        for i in 0..30_000u32 {
+            let event = TraceEvent::CwndChanged {
+                side: Side::Server,
+                old: i,
+                new: i + 1,
+                ssthresh: 0,
+            };
+            p.push(SimTime(u64::from(i)), 0, &event);
+            if p.heap_bytes() > limit {
+                break;
+            }
+        }
+    };
+    let mut held = Packed::default();
+    held.set_memory_limit(limit);
+    fill(&mut held);
+    assert!(held.heap_bytes() > limit, "the fill reaches the limit");
+    // Past it by at most one MIN_GROWTH step of a record and its place.
+    let step = MIN_GROWTH * (std::mem::size_of::<TraceRecord>() + std::mem::size_of::<usize>());
+    assert!(held.heap_bytes() <= limit + step, "{} B", held.heap_bytes());
+    let mut doubling = Packed::default();
+    fill(&mut doubling);
+    // The doubling went to 2^14 records at once: twice the limit.
+    assert!(
+        doubling.heap_bytes() >= 2 * limit - 8192,
+        "{} B",
+        doubling.heap_bytes()
+    );
+    // The same records either way.
+    assert_eq!(held.summary(), doubling.summary());
+}

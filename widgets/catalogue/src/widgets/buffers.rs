@@ -299,7 +299,7 @@ pub const DIRECTION: Param<Direction> = Param::new(
 pub const REQUEST: Param<Bytes> = Param::new(
     "request",
     "Message the other way",
-    "download: the request; upload: the reply; 0: none",
+    "download: the request (0: none); upload: the reply (at least 1 byte: the upload ends when the client reads it)",
 )
 .range(0.0, 16.0 * KIB)
 .default(200.0);
@@ -497,7 +497,11 @@ fn scenario(v: &Values) -> Scenario {
         s.client.receiver.read_rate = read_rate;
         s.client.receiver.read_pause = read_pause;
     } else {
-        (s.app.request, s.app.response) = (data, other);
+        // An upload's run ends when the client reads the server's reply, so
+        // there is one: at least a byte, as an application acknowledges what
+        // it received ("0: none" holds for a download's request only).
+        let reply = if other.is_empty() { vec![1] } else { other };
+        (s.app.request, s.app.response) = (data, reply);
         s.server.receiver.read_rate = read_rate;
         s.server.receiver.read_pause = read_pause;
     }
