@@ -111,7 +111,24 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
         .filter(|(k, _)| !widget_catalogue::COMMON_KEYS.contains(&k.as_str()))
     {
         match spec.params.iter().position(|p| p.name == k) {
-            Some(i) => match spec.params[i].parse(v) {
+            // Out of range: clamped to the nearest end, as a slider would
+            // be, with a note (the embedding appendix's promise).
+            Some(i) => match spec.params[i].parse_unchecked(v) {
+                Ok(x) if x < spec.params[i].min || x > spec.params[i].max => {
+                    let p = &spec.params[i];
+                    values[i] = p.clamp(x);
+                    notes.push(Note::about(
+                        i,
+                        format!(
+                            "Clamped {}=“{}” to {}: the range is {} to {}.",
+                            k,
+                            shorten(v),
+                            p.format(values[i]),
+                            p.format(p.min),
+                            p.format(p.max)
+                        ),
+                    ));
+                }
                 Ok(x) => values[i] = x,
                 Err(e) => notes.push(Note::about(
                     i,
@@ -273,20 +290,30 @@ mod tests {
     }
 
     #[test]
-    fn hostile_values_are_ignored_with_a_note_and_defaults_kept() {
+    fn hostile_values_are_ignored_and_out_of_range_ones_clamped_with_a_note() {
         let init = initial(
             spec(),
             &pairs(&[
                 ("rtt", "<script>alert(1)</script>"),
                 ("initcwnd", "1e9"),
+                ("size", "100GiB"),
                 ("x", "y"),
             ]),
         );
-        assert_eq!(
-            init.values,
-            spec().params.iter().map(|p| p.default).collect::<Vec<_>>()
+        // The unreadable and unknown values are ignored (a count takes no
+        // exponent); size = 100 GiB is clamped to its maximum.
+        let size = spec().params.iter().position(|p| p.name == "size").unwrap();
+        let mut expected: Vec<f64> = spec().params.iter().map(|p| p.default).collect();
+        expected[size] = spec().params[size].max;
+        assert_eq!(init.values, expected, "{:?}", init.notes);
+        assert_eq!(init.notes.len(), 4, "{:?}", init.notes);
+        assert!(init.notes[0].text.starts_with("Ignored rtt="));
+        assert!(init.notes[1].text.starts_with("Ignored initcwnd=“1e9”"));
+        let clamped = format!(
+            "Clamped size=“100GiB” to {}: the range is",
+            spec().params[size].format(spec().params[size].max)
         );
-        assert_eq!(init.notes.len(), 3);
-        assert!(init.notes[0].starts_with("Ignored rtt="));
+        assert!(init.notes[2].text.starts_with(&clamped), "{:?}", init.notes);
+        assert_eq!(init.notes[2].param, Some(size));
     }
 }
