@@ -393,8 +393,32 @@ impl HostSettings {
     pub fn finish(&self) -> Result<HostConfig, ConfigError> {
         self.check_notsent_lowat()?;
         let host = self.derive();
-        host.check()?;
+        host.check().map_err(|e| self.blame(e))?;
         Ok(host)
+    }
+
+    /// An error about a value the kernel derives (the receive buffer, its
+    /// ceiling, the window scale, the SYN window), put on the knob the reader
+    /// set it with: `SO_RCVBUF` if the socket asked for a buffer, else
+    /// `tcp_rmem`. A reader who wrote `tcp_rmem = "1 1 1"` was told about
+    /// `client.rcvbuf`, a key no scenario file has.
+    fn blame(&self, e: ConfigError) -> ConfigError {
+        let what = match e.key.as_str() {
+            "rcvbuf" => "the receive buffer",
+            "rcvbuf_max" => "the receive buffer's ceiling",
+            "wscale" => "the window scale",
+            "syn_window" => "the SYN's window",
+            _ => return e,
+        };
+        let key = if self.so_rcvbuf.is_some() {
+            "sockopt.SO_RCVBUF"
+        } else {
+            "sysctl.\"net.ipv4.tcp_rmem\""
+        };
+        ConfigError {
+            key: key.into(),
+            message: format!("{what} it gives: {}", e.message),
+        }
     }
 
     /// `TCP_NOTSENT_LOWAT` and its sysctl exist from 3.12 on; a sysctl of 0

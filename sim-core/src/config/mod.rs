@@ -57,6 +57,9 @@ pub const DEFAULT_MSS: u32 = 1448;
 /// The smallest and largest MSS the model takes (a scenario file's `mss`,
 /// or its `path.mtu` less the headers).
 pub const MSS_MIN: u32 = 64;
+
+/// The largest bottleneck queue the model takes (4 GiB).
+pub const MAX_QUEUE_BYTES: u64 = 1 << 32;
 pub const MSS_MAX: u32 = 65_000;
 /// What a Linux client advertises in its SYN with default buffers: half of
 /// `tcp_rmem[1]` (65536) rounded down to whole 1460-byte segments (44 x 1460),
@@ -261,7 +264,13 @@ impl Scenario {
                 ),
             });
         }
-        check("path.queue", self.path.queue_bytes, 0, 1 << 32, " B")?;
+        check(
+            "path.queue",
+            self.path.queue_bytes,
+            0,
+            MAX_QUEUE_BYTES,
+            " B",
+        )?;
         for (host, h) in [("client", &self.client), ("server", &self.server)] {
             h.validate(host)?;
         }

@@ -2,16 +2,16 @@
 //! outages), and the MSS its MTU leaves.
 
 use super::{DropSection, FileError, OutageSection, PathSection, err};
-use crate::config::MSS_MAX;
 use crate::config::{
     Direction, DropRule, DropTarget, LossDirection, LossPosition, Outage, PathConfig, Transmission,
 };
+use crate::config::{MAX_QUEUE_BYTES, MSS_MAX};
 use crate::segment::HEADER_BYTES;
 
 /// IPv4's minimum datagram every host must take (RFC 791).
 const MTU_MIN: u32 = 576;
 use crate::time::SimDuration;
-use crate::units::{parse_bytes, parse_duration, parse_rate};
+use crate::units::{format_bytes, parse_bytes, parse_duration, parse_rate};
 
 impl PathSection {
     pub(super) fn to_config(&self) -> Result<PathConfig, FileError> {
@@ -83,7 +83,21 @@ impl PathSection {
                     ));
                 }
                 let bdp = rate as f64 / 8.0 * path.rtt().as_secs_f64();
-                path.queue_bytes = (bdp * m).round() as u64;
+                let queue = (bdp * m).round();
+                // The queue's own limit, checked here so that the message
+                // names the key the reader wrote, not the `path.queue` it
+                // stands for.
+                if queue > MAX_QUEUE_BYTES as f64 {
+                    return Err(err(
+                        "path.queue_bdp",
+                        format!(
+                            "{m} × the bandwidth-delay product is a queue of {}, over the largest the model takes ({})",
+                            format_bytes(queue as u64),
+                            format_bytes(MAX_QUEUE_BYTES)
+                        ),
+                    ));
+                }
+                path.queue_bytes = queue as u64;
             }
             (None, None) => {}
             (Some(_), Some(_)) => {

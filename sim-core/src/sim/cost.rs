@@ -581,7 +581,7 @@ fn flight(s: &Scenario, flows: u64, mss: u64, horizon: &Part) -> Part {
     let carried = (p.rate_bps as f64 / 8e9 * horizon.amount as f64) as u64;
     let segments = bytes.min(carried.max(mss)) / mss + 2 * flows;
     let keys = if windows < path {
-        with_flows(vec!["client.sysctl.net.ipv4.tcp_rmem".into()], s.flows)
+        with_flows(vec![r#"client.sysctl."net.ipv4.tcp_rmem""#.into()], s.flows)
     } else {
         with_flows(
             vec!["path.queue".into(), "path.rate".into(), "path.rtt".into()],

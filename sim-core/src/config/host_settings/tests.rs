@@ -328,9 +328,19 @@ fn finish_names_the_key_relative_to_the_host() {
     let mut s = HostSettings::default();
     s.set_route_initcwnd(0);
     assert_eq!(s.finish().unwrap_err().key, "route.initcwnd");
+    // A derived value out of range is put on the knob that set it.
     let mut s = HostSettings::default();
     s.set_tcp_rmem([1_000, 1_000, 1_000]);
-    assert_eq!(s.finish().unwrap_err().key, "rcvbuf");
+    let e = s.finish().unwrap_err();
+    assert_eq!(e.key, "sysctl.\"net.ipv4.tcp_rmem\"");
+    assert_eq!(
+        e.message,
+        "the receive buffer it gives: 1000 B is outside the allowed range 2048 B to 2147483648 B"
+    );
+    // (SO_RCVBUF itself is raised to the kernel's minimum, as Linux does:
+    // a small one is never out of range.)
+    s.set_so_rcvbuf(1_000);
+    assert!(s.finish().is_ok());
 }
 
 /// What `widgets/src/builders/slow_start.rs` did before the setters (issue
