@@ -78,6 +78,29 @@ impl Budget {
     /// The cost of `s` (a validated scenario) if it fits, or why not.
     pub fn check(&self, s: &Scenario) -> Result<Cost, OverBudget> {
         let cost = Cost::of(s);
+        match self.verdict(&cost) {
+            None => Ok(cost),
+            Some((limit, also)) => Err(refusal(s, &cost, limit, also, self)),
+        }
+    }
+
+    /// The keys that drive the part of `s`'s cost over the budget (the
+    /// part passed by more, as [`Budget::check`] names it), if any part is:
+    /// `check` without its message, for a caller that adjusts the scenario
+    /// rather than tell a reader (a widget coarsens its sampling). Keeps
+    /// the messages' code out of the widgets' wasm.
+    pub fn over(&self, s: &Scenario) -> Option<Vec<String>> {
+        let cost = Cost::of(s);
+        let (limit, _) = self.verdict(&cost)?;
+        Some(match limit {
+            Limit::Memory => cost.memory.keys,
+            Limit::Events => cost.events.keys,
+        })
+    }
+
+    /// Which limit `cost` passes (the one passed by more first), and the
+    /// other if it passes that too.
+    fn verdict(&self, cost: &Cost) -> Option<(Limit, Option<Limit>)> {
         let memory = cost.memory.amount > self.max_memory_bytes;
         let events = cost.events.amount > self.max_events;
         // Both over: the message is about the one passed by more.
@@ -85,13 +108,11 @@ impl Budget {
         let memory_first = ratio(cost.memory.amount, self.max_memory_bytes)
             >= ratio(cost.events.amount, self.max_events);
         match (memory, events) {
-            (false, false) => Ok(cost),
-            (true, false) => Err(refusal(s, &cost, Limit::Memory, None, self)),
-            (false, true) => Err(refusal(s, &cost, Limit::Events, None, self)),
-            (true, true) if memory_first => {
-                Err(refusal(s, &cost, Limit::Memory, Some(Limit::Events), self))
-            }
-            (true, true) => Err(refusal(s, &cost, Limit::Events, Some(Limit::Memory), self)),
+            (false, false) => None,
+            (true, false) => Some((Limit::Memory, None)),
+            (false, true) => Some((Limit::Events, None)),
+            (true, true) if memory_first => Some((Limit::Memory, Some(Limit::Events))),
+            (true, true) => Some((Limit::Events, Some(Limit::Memory))),
         }
     }
 }
@@ -251,36 +272,25 @@ pub(super) fn stopped(s: &Scenario, limit: Limit, reached: u64, budget: &Budget)
 /// ([`super::Simulation::cut_at_budget`]): "cut at t = 12.3 s of 600 s: …".
 /// Names no keys: a widget's reader set its controls, not the scenario's
 /// keys.
-pub(super) fn cut(s: &Scenario, limit: Limit, at: SimTime, budget: &Budget) -> OverBudget {
+pub(super) fn cut(s: &Scenario, limit: Limit, at: SimTime, budget: &Budget) -> String {
     let cost = Cost::of(s);
-    let (part, what) = match limit {
-        Limit::Memory => (
-            &cost.memory,
-            format!(
-                "its records reached the {} a run may keep (the whole run would need about {})",
-                format_bytes(budget.max_memory_bytes),
-                format_bytes(cost.memory.amount)
-            ),
+    let what = match limit {
+        Limit::Memory => format!(
+            "its records reached the {} a run may keep (the whole run would need about {})",
+            format_bytes(budget.max_memory_bytes),
+            format_bytes(cost.memory.amount)
         ),
-        Limit::Events => (
-            &cost.events,
-            format!(
-                "it reached the {} events a run may take (the whole run would take about {})",
-                approx(budget.max_events),
-                approx(cost.events.amount)
-            ),
+        Limit::Events => format!(
+            "it reached the {} events a run may take (the whole run would take about {})",
+            approx(budget.max_events),
+            approx(cost.events.amount)
         ),
     };
-    OverBudget {
-        limit,
-        also: None,
-        keys: part.keys.clone(),
-        message: format!(
-            "cut at t = {} of {}: {what}; everything up to the cut is drawn",
-            format_duration(SimDuration(at.0)),
-            format_duration(s.time_limit)
-        ),
-    }
+    format!(
+        "cut at t = {} of {}: {what}; everything up to the cut is drawn",
+        format_duration(SimDuration(at.0)),
+        format_duration(s.time_limit)
+    )
 }
 
 /// What takes the memory.

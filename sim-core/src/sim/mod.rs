@@ -213,7 +213,13 @@ impl Simulation {
             _ => return None,
         };
         if self.cut_at_budget {
-            return Some(budget::cut(&self.scenario, limit, self.now, &self.budget));
+            let message = budget::cut(&self.scenario, limit, self.now, &self.budget);
+            return Some(OverBudget {
+                limit,
+                also: None,
+                keys: Vec::new(),
+                message,
+            });
         }
         Some(budget::stopped(
             &self.scenario,
@@ -221,6 +227,18 @@ impl Simulation {
             reached,
             &self.budget,
         ))
+    }
+
+    /// Where and why a run held to its budget ([`Simulation::cut_at_budget`])
+    /// was cut, if it was: "cut at t = 12.3 s of 600 s: …". What a widget
+    /// shows; it names no keys (a widget's reader set controls, not keys).
+    pub fn cut_note(&self) -> Option<String> {
+        let limit = match self.outcome? {
+            Outcome::EventLimit { .. } => Limit::Events,
+            Outcome::MemoryLimit { .. } => Limit::Memory,
+            _ => return None,
+        };
+        Some(budget::cut(&self.scenario, limit, self.now, &self.budget))
     }
 
     /// Events so far plus the applications' `write()` calls: what the

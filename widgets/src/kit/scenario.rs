@@ -36,8 +36,8 @@ pub fn build(spec: &WidgetSpec, values: &[f64]) -> Scenario {
 /// one).
 fn fit_samples(s: &mut Scenario) {
     while s.sample_interval.0 < MAX_SAMPLE_INTERVAL {
-        match super::side::BUDGET.check(s) {
-            Err(e) if e.keys.first().is_some_and(|k| k == "sample_interval") => {
+        match super::side::BUDGET.over(s) {
+            Some(keys) if keys.first().is_some_and(|k| k == "sample_interval") => {
                 s.sample_interval = SimDuration((s.sample_interval.0 * 2).min(MAX_SAMPLE_INTERVAL));
             }
             _ => return,

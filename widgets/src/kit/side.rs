@@ -156,7 +156,7 @@ impl Side {
             }
             if let Run::Simulating(done) = std::mem::replace(&mut self.run, Run::Done) {
                 let Simulating { sim, snapshots, .. } = *done;
-                self.stopped = sim.over_budget().map(|e| e.to_string());
+                self.stopped = sim.cut_note();
                 self.run =
                     Run::Reducing(Box::new((sim.finish(), ModelBuild::default(), snapshots)));
             }
