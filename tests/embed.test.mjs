@@ -218,6 +218,22 @@ test("(c) the self-contained file runs from disk, alone, with no network at all"
   }
 });
 
+test("(c) the self-contained file runs in an <iframe srcdoc>", async () => {
+  // How a page shows a file it has no server for. The document's URL,
+  // about:srcdoc, is one nothing resolves against: the glue and the element
+  // resolved theirs at load and threw. (From a blob: URL the file's widget
+  // now starts too, but Chromium's renderer then crashes once frame.js
+  // mounts it: see the embedding issue.)
+  const { readFileSync } = await import("node:fs");
+  const html = readFileSync(join(BOOK_DIR, "embed", "slow-start.standalone.html"), "utf8");
+  const { page, problems, context } = await newPage({ offline: true });
+  await page.setContent("<!doctype html><title>host</title><iframe style='width:900px;height:700px'></iframe>");
+  await page.evaluate((html) => (document.querySelector("iframe").srcdoc = html), html);
+  await seeItRun(page.frameLocator("iframe"), "tcp-widget .tcp-widget");
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test("every widget has all three embed forms in the built book", () => {
   const files = readdirSync(join(BOOK_DIR, "embed"));
   assert.ok(files.includes("tcp-widget.js"));

@@ -27,9 +27,12 @@
     return wasm_bindgen;
   };
 
+  // What this script's neighbours are resolved against. Only when one is
+  // needed: a self-contained file needs none, and it may be shown from a
+  // document whose URL nothing resolves against (`<iframe srcdoc>`'s
+  // about:srcdoc, a blob: URL), where resolving it at load threw.
   var script = document.currentScript;
   var here = script && script.src ? script.src : document.baseURI;
-  var wasmUrl = new URL("tcp_widgets_bg.wasm", here).href;
   // Attributes that are the element's own, not the widget's.
   var OWN = ["name", "id", "class", "style", "hidden", "title", "lang", "dir", "slot", "tabindex"];
 
@@ -83,7 +86,7 @@
       });
     }
     return Promise.resolve(window.tcpWidgetsWasm).then(function (compiled) {
-      return compiled || wasmUrl;
+      return compiled || new URL("tcp_widgets_bg.wasm", here).href;
     });
   }
 

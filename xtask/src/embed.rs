@@ -50,7 +50,7 @@ pub fn build() -> Result {
     crate::build::appendix_pages()?;
     let out = root.join("src/embed");
     let sources = root.join("widgets/embed");
-    let glue = read(&crate::wasm::pkg().join("tcp_widgets.js"))?;
+    let glue = without_script_src(&read(&crate::wasm::pkg().join("tcp_widgets.js"))?)?;
     let wasm = fs::read(out.join("tcp_widgets_bg.wasm")).map_err(|e| format!("wasm: {e}"))?;
     // The widgets' stylesheet is a file of its own (a book page has it
     // already); the element carries only embed.css, its shadow root's rules.
@@ -167,6 +167,23 @@ pub fn build() -> Result {
         }
     }
     crate::build::write_generated("embed-files.md", &size_table(&sizes))
+}
+
+/// wasm-bindgen's glue without its `script_src`: it resolves the running
+/// script's URL at load, to find the wasm when it is given none. The
+/// element always gives it one (`wasmSource` in element.js), and in an
+/// `<iframe srcdoc>` or a blob: document, where a self-contained file is
+/// shown, that resolving threw (`Failed to construct 'URL'`) and no widget
+/// started. A glue without the statement (a new wasm-bindgen) fails the build.
+fn without_script_src(glue: &str) -> Result<String> {
+    const RESOLVE: &str =
+        "script_src = new URL(document.currentScript.src, location.href).toString();";
+    if !glue.contains(RESOLVE) {
+        return Err(format!(
+            "wasm-bindgen's glue no longer has `{RESOLVE}`: see embed::without_script_src"
+        ));
+    }
+    Ok(glue.replacen(RESOLVE, "", 1))
 }
 
 /// The "Hosting the files" table of the embedding appendix: each file of
