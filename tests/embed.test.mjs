@@ -218,20 +218,38 @@ test("(c) the self-contained file runs from disk, alone, with no network at all"
   }
 });
 
-test("(c) the self-contained file runs in an <iframe srcdoc>", async () => {
-  // How a page shows a file it has no server for. The document's URL,
-  // about:srcdoc, is one nothing resolves against: the glue and the element
-  // resolved theirs at load and threw. (From a blob: URL the file's widget
-  // now starts too, but Chromium's renderer then crashes once frame.js
-  // mounts it: see the embedding issue.)
+test("(c) the self-contained file runs in an <iframe srcdoc> and from a blob: URL", async () => {
+  // The two ways a page shows a file it has no server for. Neither
+  // document's URL (about:srcdoc, blob:…) is one a relative URL resolves
+  // against: the glue and the element resolved theirs at load, threw, and no
+  // widget started. The host is a served page: under a page made with
+  // setContent (about:blank), Chromium's renderer crashes as soon as a blob:
+  // frame posts a message to it, widget or not.
   const { readFileSync } = await import("node:fs");
   const html = readFileSync(join(BOOK_DIR, "embed", "slow-start.standalone.html"), "utf8");
-  const { page, problems, context } = await newPage({ offline: true });
-  await page.setContent("<!doctype html><title>host</title><iframe style='width:900px;height:700px'></iframe>");
-  await page.evaluate((html) => (document.querySelector("iframe").srcdoc = html), html);
-  await seeItRun(page.frameLocator("iframe"), "tcp-widget .tcp-widget");
-  assert.deepEqual(problems.console, []);
-  await context.close();
+  for (const how of ["srcdoc", "blob"]) {
+    const { page, problems, context } = await newPage();
+    await page.goto(wiki.url + "blank-host.html");
+    const heights = [];
+    await page.exposeFunction("heightReported", (h) => heights.push(h));
+    await page.evaluate(
+      ([how, html]) => {
+        addEventListener("message", (e) => e.data?.type === "tcp-widget:height" && window.heightReported(e.data.height));
+        const frame = document.createElement("iframe");
+        frame.style.cssText = "width:900px;height:700px";
+        document.body.append(frame);
+        if (how === "srcdoc") frame.srcdoc = html;
+        else frame.src = URL.createObjectURL(new Blob([html], { type: "text/html" }));
+      },
+      [how, html],
+    );
+    await seeItRun(page.frameLocator("iframe"), "tcp-widget .tcp-widget");
+    assert.ok(heights.length > 0 && heights.at(-1) > 300, `${how}: the frame reports its height (${heights})`);
+    assert.deepEqual(problems.console, [], how);
+    // Nothing fetched but the host page: the file holds everything.
+    assert.deepEqual(problems.requests.filter((u) => !u.startsWith("blob:") && !u.startsWith("about:")), [wiki.url + "blank-host.html"], how);
+    await context.close();
+  }
 });
 
 test("every widget has all three embed forms in the built book", () => {

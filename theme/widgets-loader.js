@@ -23,9 +23,26 @@
     });
     // The figures load as they come into view on a chapter's page; a
     // printout needs them all.
-    document.querySelectorAll(".tw-static img").forEach(function (img) {
+    var figures = Array.prototype.slice.call(document.querySelectorAll(".tw-static img"));
+    figures.forEach(function (img) {
       img.loading = "eager";
     });
+    // mdBook prints 100 ms after the window's load event, which need not wait
+    // for a figure switched from lazy to eager (on a busy machine a third of
+    // them were still loading): print once every figure is in.
+    var print = window.print;
+    window.print = function () {
+      Promise.all(
+        figures.map(function (img) {
+          return img.complete ? 0 : new Promise(function (done) {
+            img.addEventListener("load", done);
+            img.addEventListener("error", done);
+          });
+        }),
+      ).then(function () {
+        print.call(window);
+      });
+    };
     return;
   }
   var root = typeof path_to_root === "string" ? path_to_root : "";
