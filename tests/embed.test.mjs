@@ -74,6 +74,26 @@ test("(a) the iframe page runs in a frame on another origin and the frame sizes 
   await context.close();
 });
 
+test("(a) the iframe page runs in a sandboxed frame (allow-scripts only)", async () => {
+  // A sandboxed document's origin is opaque ("null") though its URL is the
+  // book's: a fetch of the wasm from there is cross-origin, and needed CORS
+  // headers the appendix says a host need not send. The element loads the
+  // wasm as a classic script whenever the document's origin is not the
+  // script's, which needs none.
+  const { page, problems, context } = await newPage();
+  await page.goto(wiki.url + "blank-host.html");
+  await page.evaluate((src) => {
+    const frame = document.createElement("iframe");
+    frame.setAttribute("sandbox", "allow-scripts");
+    frame.style.cssText = "width:900px;height:700px";
+    frame.src = src;
+    document.body.append(frame);
+  }, env.server.url + "embed/slow-start.html");
+  await seeItRun(page.frameLocator("iframe"), "tcp-widget .tcp-widget");
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test("the appendix's own example frames are sized to their widgets, in a dark theme too", async () => {
   const { page, problems, context } = await newPage();
   await page.goto(env.server.url + "appendix-embedding.html");

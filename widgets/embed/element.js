@@ -73,14 +73,17 @@
   // Where the wasm comes from:
   // - inline in the page (the self-contained files);
   // - from a classic script beside this one when this script came from
-  //   another origin (a wiki page loading it from the book's host: fetching
+  //   another origin than the document's (a wiki page loading it from the
+  //   book's host, or a sandboxed frame of the book's own page: fetching
   //   the .wasm would need the host to send CORS headers, a classic script
   //   does not) or from disk (Chromium will not fetch a .wasm on file://);
   // - otherwise fetched and compiled as it streams, or already being
   //   compiled by the book page (PRELOAD in widgets/preprocessor/src/render.rs).
   function wasmSource() {
     if (typeof window.tcpWidgetsWasmGzip === "string") return gunzip(window.tcpWidgetsWasmGzip);
-    if (location.protocol === "file:" || new URL(here).origin !== location.origin) {
+    // `self.origin`, the document's origin, not its URL's: a sandboxed frame
+    // has an opaque one ("null"), and fetching from there is cross-origin.
+    if (location.protocol === "file:" || new URL(here).origin !== self.origin) {
       return classicScript(new URL("tcp_widgets_wasm.js", here).href).then(function () {
         return gunzip(window.tcpWidgetsWasmGzip);
       });
