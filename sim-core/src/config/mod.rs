@@ -54,13 +54,13 @@ pub const TCP_INIT_CWND: u32 = 10;
 /// The usual payload per segment: 1500-byte MTU - 40 bytes of IP/TCP - 12 of timestamps.
 pub const DEFAULT_MSS: u32 = 1448;
 
-/// The smallest and largest MSS the model takes (a scenario file's `mss`,
-/// or its `path.mtu` less the headers).
+/// The smallest MSS the model takes (a host's `mss`, or a `path.mtu` less
+/// the headers).
 pub const MSS_MIN: u32 = 64;
-
+/// The largest MSS the model takes, likewise.
+pub const MSS_MAX: u32 = 65_000;
 /// The largest bottleneck queue the model takes (4 GiB).
 pub const MAX_QUEUE_BYTES: u64 = 1 << 32;
-pub const MSS_MAX: u32 = 65_000;
 /// What a Linux client advertises in its SYN with default buffers: half of
 /// `tcp_rmem[1]` (65536) rounded down to whole 1460-byte segments (44 x 1460),
 /// see `tcp_select_initial_window`. A listener counts 1448-byte segments and

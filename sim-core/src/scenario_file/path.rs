@@ -7,11 +7,11 @@ use crate::config::{
 };
 use crate::config::{MAX_QUEUE_BYTES, MSS_MAX};
 use crate::segment::HEADER_BYTES;
+use crate::time::SimDuration;
+use crate::units::{format_bytes, parse_bytes, parse_duration, parse_rate};
 
 /// IPv4's minimum datagram every host must take (RFC 791).
 const MTU_MIN: u32 = 576;
-use crate::time::SimDuration;
-use crate::units::{format_bytes, parse_bytes, parse_duration, parse_rate};
 
 impl PathSection {
     pub(super) fn to_config(&self) -> Result<PathConfig, FileError> {

@@ -173,7 +173,7 @@ impl Simulation {
     /// A run of `scenario` that may cost more than `budget`: it runs until
     /// it reaches the budget itself and ends there (its outcome
     /// [`Outcome::EventLimit`] or [`Outcome::MemoryLimit`], everything up to
-    /// then kept), with [`Simulation::over_budget`] saying where it was cut
+    /// then kept), with [`Simulation::cut_note`] saying where it was cut
     /// and why. What a widget does with settings whose whole run it cannot
     /// afford: it shows as much of the run as the page can hold, instead
     /// of nothing.
@@ -213,8 +213,7 @@ impl Simulation {
             _ => return None,
         };
         if self.cut_at_budget {
-            let message = budget::cut(&self.scenario, limit, self.now, &self.budget);
-            return Some(OverBudget {
+            return self.cut_note().map(|message| OverBudget {
                 limit,
                 also: None,
                 keys: Vec::new(),

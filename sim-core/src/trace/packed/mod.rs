@@ -110,7 +110,9 @@ const MIN_GROWTH: usize = 64;
 /// would, but no more than what is `held` leaves under the limit (at least
 /// [`MIN_GROWTH`] elements), so the trace ends close to
 /// its limit (packet slots come in 1 MiB chunks: about a megabyte at most)
-/// instead of up to twice it. Far from the limit nothing changes.
+/// instead of up to twice it. Far from the limit nothing changes. (`held`
+/// is read on every whole record and SACK entry, not only when `v` is full:
+/// it is a few loads, and those pushes are far rarer than the packet slots'.)
 #[inline]
 fn make_room<T>(v: &mut Vec<T>, held: usize, limit: Option<usize>) {
     if v.len() < v.capacity() {

@@ -279,8 +279,9 @@ fn a_segment_a_slot_cannot_hold_is_kept_whole() {
 /// next doubling past it; without one they double as a vector does.
 #[test]
 fn a_memory_limit_holds_the_summary_vectors_growth_to_it() {
-    // Just past a doubling: 2^13 records and places (312 B each).
-    let limit = (1 << 13) * 312 + 4096;
+    // Just past a doubling: 2^13 records and their places.
+    let per_record = std::mem::size_of::<TraceRecord>() + std::mem::size_of::<usize>();
+    let limit = (1 << 13) * per_record + 4096;
     let fill = |p: &mut Packed| {
         for i in 0..30_000u32 {
             let event = TraceEvent::CwndChanged {
@@ -300,7 +301,7 @@ fn a_memory_limit_holds_the_summary_vectors_growth_to_it() {
     fill(&mut held);
     assert!(held.heap_bytes() > limit, "the fill reaches the limit");
     // Past it by at most one MIN_GROWTH step of a record and its place.
-    let step = MIN_GROWTH * (std::mem::size_of::<TraceRecord>() + std::mem::size_of::<usize>());
+    let step = MIN_GROWTH * per_record;
     assert!(held.heap_bytes() <= limit + step, "{} B", held.heap_bytes());
     let mut doubling = Packed::default();
     fill(&mut doubling);
