@@ -110,38 +110,35 @@ pub fn initial(spec: &'static WidgetSpec, pairs: &[(String, String)]) -> Initial
         .iter()
         .filter(|(k, _)| !widget_catalogue::COMMON_KEYS.contains(&k.as_str()))
     {
-        match spec.params.iter().position(|p| p.name == k) {
+        let Some(i) = spec.params.iter().position(|p| p.name == k) else {
+            notes.push(format!("Ignored unknown parameter “{}”.", shorten(k)).into());
+            continue;
+        };
+        let p = &spec.params[i];
+        match p.parse_unchecked(v) {
             // Out of range: clamped to the nearest end, as a slider would
             // be, with a note (the embedding appendix's promise).
-            Some(i) => match spec.params[i].parse_unchecked(v) {
-                Ok(x) if x < spec.params[i].min || x > spec.params[i].max => {
-                    let p = &spec.params[i];
-                    values[i] = p.clamp(x);
-                    notes.push(Note::about(
-                        i,
-                        format!(
-                            "Clamped {}=“{}” to {}: the range is {} to {}.",
-                            k,
-                            shorten(v),
-                            p.format(values[i]),
-                            p.format(p.min),
-                            p.format(p.max)
-                        ),
-                    ));
-                }
-                Ok(x) => values[i] = x,
-                Err(e) => notes.push(Note::about(
+            Ok(x) if x < p.min || x > p.max => {
+                values[i] = p.clamp(x);
+                let (to, from, until) = (p.format(values[i]), p.format(p.min), p.format(p.max));
+                notes.push(Note::about(
                     i,
                     format!(
-                        "Ignored {}=“{}”: {}; using {}.",
-                        k,
-                        shorten(v),
-                        e.message,
-                        spec.params[i].format(values[i])
+                        "Clamped {k}=“{}” to {to}: the range is {from} to {until}.",
+                        shorten(v)
                     ),
-                )),
-            },
-            None => notes.push(format!("Ignored unknown parameter “{}”.", shorten(k)).into()),
+                ));
+            }
+            Ok(x) => values[i] = x,
+            Err(e) => notes.push(Note::about(
+                i,
+                format!(
+                    "Ignored {k}=“{}”: {}; using {}.",
+                    shorten(v),
+                    e.message,
+                    p.format(values[i])
+                ),
+            )),
         }
     }
     let shown = shown_controls(spec, pairs, &base, &values, compare, &mut notes);

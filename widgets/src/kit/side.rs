@@ -97,8 +97,7 @@ impl Side {
     /// of memory. Only a setting out of range fails (`error`), keeping the
     /// run it showed.
     pub fn start(&mut self, scenario: &Scenario) {
-        let sim = Simulation::cut_at_budget(scenario, &BUDGET);
-        self.run = match sim {
+        self.run = match Simulation::cut_at_budget(scenario, &BUDGET) {
             Ok(mut sim) => {
                 let snapshots = Snapshots::new(&mut sim, scenario);
                 Run::Simulating(Box::new(Simulating {
