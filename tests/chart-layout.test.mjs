@@ -63,8 +63,11 @@ for (const width of [1280, 360]) {
     await w.waitInteractive(60000);
     const canvas = w.canvas("cwnd").first();
     await canvas.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
-    const found = await canvas.evaluate(leftOfAxis);
+    // Polled until the chart is drawn, which a busy machine may delay.
+    let found = await canvas.evaluate(leftOfAxis);
+    for (const deadline = Date.now() + 30000; !(found.axis > 0) && Date.now() < deadline; found = await canvas.evaluate(leftOfAxis)) {
+      await page.waitForTimeout(100);
+    }
     assert.ok(found.axis > 0 && Number.isFinite(found.labelStart), `axis and labels found: ${JSON.stringify(found)}`);
     // Paper between the title turned on its side and the labels.
     assert.ok(found.labelStart > found.titleEnd + 1, `the title and the labels touch: ${JSON.stringify(found)}`);

@@ -39,7 +39,7 @@ test("with clipboard permission the link is copied and the widget says so", asyn
   await w.waitInteractive();
   await w.step("rtt");
   await w.locator("button", { hasText: "Copy link" }).click();
-  await w.locator(".tw-status", { hasText: "Link copied." }).waitFor({ timeout: 3000 });
+  await w.locator(".tw-status", { hasText: "Link copied." }).waitFor({ timeout: 30000 });
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, page.url(), "the clipboard holds the page's address");
   assert.match(copied, /slow-start-1\.t=\d+us/, "with the widget's state");
@@ -56,7 +56,7 @@ test("in a frame without clipboard-write the link is offered in a selected field
   await w.waitInteractive(20000);
   await w.locator("button", { hasText: "Copy link" }).click();
   const status = w.locator(".tw-status");
-  await status.locator("input").waitFor({ timeout: 3000 });
+  await status.locator("input").waitFor({ timeout: 30000 });
   assert.match(await status.innerText(), /^Copy this link:/);
   assert.doesNotMatch(await status.innerText(), /Link copied/);
   const frame = page.frames().find((f) => f.url().includes("embed/slow-start.html"));
@@ -86,7 +86,7 @@ test("where the browser refuses the write itself the link is offered, and the re
   await w.waitInteractive();
   await w.locator("button", { hasText: "Copy link" }).click();
   const field = w.locator(".tw-status input");
-  await field.waitFor({ timeout: 3000 });
+  await field.waitFor({ timeout: 30000 });
   assert.match(await w.locator(".tw-status").innerText(), /^Copy this link:/);
   assert.equal(await field.inputValue(), page.url());
   assert.ok(await field.evaluate((el) => document.activeElement === el && el.selectionEnd === el.value.length && el.selectionStart === 0), "focused and selected");

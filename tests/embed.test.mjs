@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { BOOK_DIR } from "./support/browser.mjs";
 import { notBlank } from "./support/canvas.mjs";
 import { Widget } from "./support/widget.mjs";
-import { fixtureWiki } from "./support/embedding.mjs";
+import { fixtureWiki, frameSized } from "./support/embedding.mjs";
 
 let env, wiki, stop;
 before(async () => ({ env, wiki, close: stop } = await fixtureWiki()));
@@ -35,7 +35,7 @@ async function seeItRun(scope, selector) {
   await widget.waitInteractive(20000);
   const before = await widget.clockText();
   await widget.play();
-  const deadline = Date.now() + 10000;
+  const deadline = Date.now() + 60000;
   while ((await widget.clockText()) === before) {
     assert.ok(Date.now() < deadline, `the clock stayed at ${before}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -103,10 +103,10 @@ test("the appendix's own example frames are sized to their widgets, in a dark th
     await frameEl.scrollIntoViewIfNeeded();
     const frame = page.frameLocator(`iframe.tw-embed-example >> nth=${i}`);
     await new Widget(frame, "tcp-widget .tcp-widget").waitInteractive(20000);
-    // The frame's 1 px border comes on top of the widget's height.
-    const inner = await frame.locator("html").evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
-    await page.waitForFunction(([n, h]) => document.querySelectorAll("iframe.tw-embed-example")[n].clientHeight === h, [i, inner], { timeout: 5000 });
-    await frame.locator('tcp-widget .tcp-widget[data-scheme="dark"]').waitFor({ timeout: 5000 });
+    // The frame's 1 px border comes on top of the widget's height; the frame
+    // follows the widget by postMessage, so this polls until they agree.
+    await frameSized(page, `iframe.tw-embed-example >> nth=${i}`);
+    await frame.locator('tcp-widget .tcp-widget[data-scheme="dark"]').waitFor({ timeout: 30000 });
   }
   assert.deepEqual(problems.console, []);
   await context.close();
@@ -166,7 +166,7 @@ test("(b) on a foreign page the element loads its widgets' words once, beside th
   // Presenter mode shows the preset's speaker notes, as in the book.
   await w.locator(".tw-preset select").selectOption("seed-7ms");
   await w.locator(".tw-presenter-button").click();
-  await w.locator(".tw-speaker-notes").waitFor({ timeout: 5000 });
+  await w.locator(".tw-speaker-notes").waitFor({ timeout: 30000 });
   assert.match(await w.locator(".tw-speaker-notes").innerText(), /^Notes: \S/);
   const dark = await Widget.find(page, "#dark .tcp-widget");
   await dark.waitInteractive(20000);

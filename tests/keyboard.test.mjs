@@ -58,7 +58,7 @@ test("a value typed into a box while the run plays is kept, and Enter applies it
   assert.match(await w.playButton.innerText(), /Pause/, "the run still plays");
   await page.keyboard.type("s", { delay: 60 });
   await page.keyboard.press("Enter");
-  await page.waitForFunction((sel) => document.querySelector(sel)?.innerText === "20 ms", w.css('output[data-param="rtt"]'), { timeout: 3000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.innerText === "20 ms", w.css('output[data-param="rtt"]'), { timeout: 30000 });
   await w.waitInteractive();
   assert.equal(await rtt.text.inputValue(), "20ms");
   await close();

@@ -32,7 +32,7 @@ const openPreset = (preset, extra = "", options) => openEmbed(env, "long-fat", `
 /// widget below the fold draws when it is seen), polled for up to 10 s.
 async function inkedWhenSeen(page, w, view) {
   await w.canvas(view).scrollIntoViewIfNeeded();
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 240; i++) {
     if (await w.inkedCanvas(view)) return true;
     await page.waitForTimeout(250);
   }

@@ -88,7 +88,7 @@ test("a predict widget hides its result until answered and played through, then 
 
   // The page takes the prediction (on the custom element, which forwards it).
   await page.evaluate(() => document.getElementById("guess").setAttribute("answered", "5"));
-  await w.locator(".tw-play:enabled").waitFor({ timeout: 3000 });
+  await w.locator(".tw-play:enabled").waitFor({ timeout: 30000 });
   assert.ok(await w.slider("rtt").range.isDisabled(), "the setting stays until the reveal");
   // Half way: still hidden.
   await w.scrubber.fill("500");

@@ -145,7 +145,7 @@ test("each theme picked in mdBook's menu redraws every widget canvas in its colo
             });
           }),
         WIDGETS,
-        { timeout: 3000 },
+        { timeout: 30000 },
       )
       .catch(() => {}); // the assertions below say what is wrong
     const prevBg = previous.shots[ids[0]].colours.bg;

@@ -88,9 +88,9 @@ test("shortcuts work inside the widget and leave mdBook's navigation alone", asy
   await page.keyboard.press("ArrowLeft");
   // Yew renders after the key's message, not within the key press: wait for it.
   await page.keyboard.press("?");
-  await w.locator(".tw-help").waitFor({ timeout: 3000 });
+  await w.locator(".tw-help").waitFor({ timeout: 30000 });
   await page.keyboard.press("Escape");
-  await w.locator(".tw-help").waitFor({ state: "detached", timeout: 3000 });
+  await w.locator(".tw-help").waitFor({ state: "detached", timeout: 30000 });
   await page.keyboard.press("2");
   await page.waitForFunction((sel) => document.querySelector(sel).selectedIndex === 2, w.css(".tw-preset select"));
   await page.keyboard.press(" ");

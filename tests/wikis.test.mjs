@@ -144,7 +144,7 @@ describe("the widgets in real wiki engines", { skip: SKIP }, () => {
   async function expectPlays(widget) {
     const start = await widget.clockText();
     await widget.play();
-    const deadline = Date.now() + 10000;
+    const deadline = Date.now() + 60000;
     while ((await widget.clockText()) === start) {
       assert.ok(Date.now() < deadline, `${widget.selector}: the clock stayed at ${start}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -164,7 +164,7 @@ describe("the widgets in real wiki engines", { skip: SKIP }, () => {
     await new Widget(frame, "tcp-widget .tcp-widget").waitInteractive(20000);
     const inner = () => frame.locator("html").evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
     const outer = async () => parseFloat(await frameEl.evaluate((f) => f.style.height));
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 60000;
     while (Math.abs((await outer()) - (await inner())) > 1) {
       assert.ok(Date.now() < deadline, `${selector}: frame ${await outer()} px, content ${await inner()} px`);
       await new Promise((r) => setTimeout(r, 100));
@@ -199,7 +199,7 @@ describe("the widgets in real wiki engines", { skip: SKIP }, () => {
           assert.equal(await page.evaluate(() => JSON.stringify(history.state)), engineState, `round ${round}: the engine's history state`);
           await visit(page, engine, "home");
           assert.equal(await page.locator("tcp-widget").count(), 0, "the widgets left with their page");
-          await page.waitForFunction(async () => (await window.tcpWidgets.load()).live_widgets() === 0, null, { timeout: 2000 });
+          await page.waitForFunction(async () => (await window.tcpWidgets.load()).live_widgets() === 0, null, { timeout: 30000 });
           memory.push((await bundleState(page)).memory);
           if (round === 1 || round === 20) {
             assert.equal(await framesDuring(page, 400), 0, `round ${round}: animation frames after the widgets left`);
@@ -224,7 +224,7 @@ describe("the widgets in real wiki engines", { skip: SKIP }, () => {
         const [first] = await expectElementWidgets(page);
         const dark = async () => brightness(await pixel(first.canvas("path"))) < 128;
         const until = async (want, why) => {
-          const deadline = Date.now() + 5000;
+          const deadline = Date.now() + 60000;
           while ((await dark()) !== want) {
             assert.ok(Date.now() < deadline, `${why}: the canvas is not ${want ? "dark" : "light"}`);
             await new Promise((r) => setTimeout(r, 100));

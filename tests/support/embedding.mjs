@@ -130,3 +130,20 @@ export async function frameHeights(page, frameSelector) {
   const height = await handle.evaluate((f) => f.clientHeight);
   return { frame: height, content };
 }
+
+/// Waits until the iframe `frameSelector` on `page` is as tall as the widget
+/// page inside it (within 1 px), and returns the heights. The resize goes by
+/// postMessage, so on a busy machine it may take many frames: this polls for
+/// up to `timeout` ms and only then fails, naming both heights.
+export async function frameSized(page, frameSelector, { timeout = 60000 } = {}) {
+  const deadline = Date.now() + timeout;
+  let h = null;
+  for (;;) {
+    h = await frameHeights(page, frameSelector);
+    if (h && Math.abs(h.frame - h.content) <= 1) return h;
+    if (Date.now() > deadline) {
+      throw new Error(`${frameSelector}: ${h ? `frame ${h.frame} px for a widget of ${h.content} px` : "its widget never mounted"}`);
+    }
+    await page.waitForTimeout(50);
+  }
+}
