@@ -50,17 +50,23 @@
   // code and the wasm for the book and for embedding.
   var src = new URL(root + "embed/tcp-widget.js", document.baseURI).href;
 
+  // The bundle's `why` names the cause (the page's policy, a failed fetch,
+  // no WebAssembly); without the bundle, its script did not load. A task
+  // later: a policy's violation event may come after the error it caused.
   function fail(err) {
-    placeholders.forEach(function (el) {
-      if (el.hasAttribute("data-mounted")) return;
-      el.classList.add("tw-error");
-      var p = document.createElement("p");
-      p.className = "tw-load-error";
-      p.textContent = "This simulation could not start: " + (err && err.message ? err.message : err) +
-        ". It needs a browser with WebAssembly. The figure shows its starting state.";
-      el.appendChild(p);
-    });
     console.warn("tcp-widgets:", err);
+    setTimeout(function () {
+      var cause = window.tcpWidgets ? window.tcpWidgets.why(err) : err.message;
+      placeholders.forEach(function (el) {
+        if (el.hasAttribute("data-mounted")) return;
+        el.classList.add("tw-error");
+        var p = document.createElement("p");
+        p.className = "tw-load-error";
+        p.textContent = "This simulation could not start: " + cause + "." +
+          (el.querySelector(".tw-static") ? " The figure shows its starting state." : "");
+        el.appendChild(p);
+      });
+    });
   }
 
   /// Mounts the widgets as they come into view (see the top of this file).

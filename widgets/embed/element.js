@@ -36,6 +36,37 @@
   // Attributes that are the element's own, not the widget's.
   var OWN = ["name", "id", "class", "style", "hidden", "title", "lang", "dir", "slot", "tabindex"];
 
+  // Why a simulation could not start, said so that the page's author can fix
+  // it: the page's Content Security Policy (its violation event, or the
+  // compile error that names it), a fetch that failed, a browser without
+  // WebAssembly; else the error's own words ("could not load URL", an HTTP
+  // status).
+  var blocked = null;
+  var wasmUrl = "";
+  // Only the policy's refusals of this bundle: its files (a cross-origin
+  // address is reported as its origin alone) or compiling WebAssembly.
+  var dir = here.slice(0, here.lastIndexOf("/") + 1);
+  document.addEventListener("securitypolicyviolation", function (e) {
+    var uri = e.blockedURI;
+    if (uri === "wasm-eval" || (uri && (here.indexOf(uri) === 0 || uri.indexOf(dir) === 0))) blocked = blocked || e;
+  });
+  function why(err) {
+    var said = String((err && err.message) || err);
+    if (typeof WebAssembly !== "object") return "this browser has no WebAssembly";
+    if (blocked || /Content.Security.Policy/i.test(said)) {
+      // script-src-elem falls back to script-src, the one a policy names.
+      var rule = blocked ? blocked.effectiveDirective.replace("-elem", "") : "script-src";
+      var what = blocked ? blocked.blockedURI : "wasm-eval";
+      return "the page's Content Security Policy (" + rule + ") blocked " +
+        (what === "wasm-eval" ? "WebAssembly: its script-src needs 'wasm-unsafe-eval'" : what + ": its " + rule + " needs that address") +
+        ", or embed the widget as an iframe";
+    }
+    if (err instanceof TypeError && wasmUrl) {
+      return "the browser could not fetch " + wasmUrl + " (offline, or blocked: from another origin it needs CORS headers)";
+    }
+    return said;
+  }
+
   var bundle = null;
   // The wasm-bindgen module, initialised once per page, with the widgets'
   // words beside it; the book's own loader (theme/widgets-loader.js) uses
@@ -89,7 +120,7 @@
       });
     }
     return Promise.resolve(window.tcpWidgetsWasm).then(function (compiled) {
-      return compiled || new URL("tcp_widgets_bg.wasm", here).href;
+      return compiled || (wasmUrl = new URL("tcp_widgets_bg.wasm", here).href);
     });
   }
 
@@ -131,7 +162,7 @@
     return new Response(stream).arrayBuffer();
   }
 
-  window.tcpWidgets = { load: load };
+  window.tcpWidgets = { load: load, why: why };
 
   // The widget's colour scheme: the `theme` attribute ("light", "dark"), else
   // the host page's own switch, named by a CSS selector that matches while
@@ -269,9 +300,12 @@
           self.dispatchEvent(new CustomEvent("tcp-widget:mounted"));
         },
         function (err) {
-          holder.classList.add("tw-error");
-          holder.textContent = "This simulation could not start: " + (err && err.message ? err.message : err) +
-            ". It needs a browser with WebAssembly.";
+          // A task later: the policy's violation event may come after the
+          // error it caused.
+          setTimeout(function () {
+            holder.classList.add("tw-error");
+            holder.textContent = "This simulation could not start: " + why(err) + ".";
+          });
         },
       );
     }
