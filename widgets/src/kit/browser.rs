@@ -26,6 +26,28 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
+thread_local! {
+    /// The query this document last wrote, and the path and hash it wrote
+    /// it at (see `query_for_here`).
+    static WRITTEN: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
+}
+
+/// The query a widget mounting now reads its state from: the page's, unless
+/// it is the one a widget of this document wrote at another address. A
+/// hash-routed wiki (Docsify: `/?slow-start-1.rtt=60ms#/element`) keeps the
+/// query across its pages, and each page's first slow-start widget is
+/// `slow-start-1`: the next page's widget would open with the settings
+/// moved on the last one. A link opened afresh still gives its state, and
+/// so does the page whose widget wrote the query last, when the reader
+/// comes back to it.
+pub fn query_for_here() -> String {
+    let query = query();
+    let here = web_sys::window()
+        .and_then(|w| Some(w.location().pathname().ok()? + &w.location().hash().ok()?));
+    let elsewhere = WRITTEN.with_borrow(|(q, at)| *q == query && Some(at) != here.as_ref());
+    if elsewhere { String::new() } else { query }
+}
+
 /// Replaces the page's query string without reloading or adding a history
 /// entry. The entry's state object stays as it is: on a wiki it is the
 /// host's router's, which needs it to go Back and Forward.
@@ -38,6 +60,7 @@ pub fn replace_query(query: &str) {
     if let Ok(history) = w.history() {
         let state = history.state().unwrap_or(JsValue::NULL);
         let _ = history.replace_state_with_url(&state, "", Some(&format!("{path}{query}{hash}")));
+        WRITTEN.set((loc.search().unwrap_or_default(), path + &hash));
     }
 }
 

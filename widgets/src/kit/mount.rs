@@ -90,7 +90,7 @@ pub fn mount(el: web_sys::Element) -> bool {
     };
     // A link's state replaces the page's: it is written whole (its preset
     // and every value that differs from it), as the reader shared it.
-    let from_url = url_state::read(&browser::query(), &id, spec);
+    let from_url = url_state::read(&browser::query_for_here(), &id, spec);
     // Which controls show is the page's layout, not the reader's state: a
     // link's own `controls` wins, but a link without one keeps the page's.
     let controls = (from_url.pairs.iter().chain(&pairs))
