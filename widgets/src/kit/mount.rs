@@ -6,19 +6,32 @@
 //! lives on, so every mounted widget is kept here with its app handle and
 //! [`unmount`] destroys it: the component drops its animation frames and
 //! its theme watch, and the memory its runs held is freed for the next one.
+//!
+//! The app itself is kept for the next mount, not destroyed: yew never frees
+//! an app's root (each of its event handlers is a closure it forgets, which
+//! holds the root and all it refers to), so a new app per mount leaked about
+//! 6.5 KB of wasm memory each time. An app whose widget left waits, empty,
+//! in [`IDLE`], and the next mount moves it into its placeholder and gives
+//! it its widget (`Msg::Arrive` starts it afresh, as a new app would):
+//! memory then stays at what the most widgets mounted at once need.
 
 use std::cell::RefCell;
 
 use wasm_bindgen::JsCast;
 use yew::AppHandle;
 
-use super::widget::{Props, Widget};
+use super::widget::{Msg, Props, Widget};
 use super::{browser, url_state};
 use crate::params;
 
+/// An app and the `.tw-live` element it renders into.
+type App = (web_sys::Element, AppHandle<Widget>);
+
 thread_local! {
     /// Each mounted placeholder and its app, in mounting order.
-    static APPS: RefCell<Vec<(web_sys::Element, AppHandle<Widget>)>> = const { RefCell::new(Vec::new()) };
+    static APPS: RefCell<Vec<(web_sys::Element, App)>> = const { RefCell::new(Vec::new()) };
+    /// Apps whose widget left, for the next mounts (see the top of this file).
+    static IDLE: RefCell<Vec<App>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Mounts every widget placeholder on the page that is not mounted yet and
@@ -111,16 +124,6 @@ pub fn mount(el: web_sys::Element) -> bool {
     // What stood in for the widget until now (the loading line) goes; the
     // figure stays for print.
     remove_all(&el, ".tcp-widget-loading");
-    let Some(live) = el
-        .owner_document()
-        .and_then(|d| d.create_element("div").ok())
-    else {
-        return false;
-    };
-    live.set_class_name("tw-live");
-    if el.append_child(&live).is_err() {
-        return false;
-    }
     let props = Props {
         id: id.into(),
         spec,
@@ -129,8 +132,29 @@ pub fn mount(el: web_sys::Element) -> bool {
         writes_url: el.get_attribute("data-url-state").as_deref() != Some("off"),
         predict: el.has_attribute("data-predict"),
     };
-    let app = yew::Renderer::<Widget>::with_root_and_props(live, props).render();
-    APPS.with(|apps| apps.borrow_mut().push((el, app)));
+    let (live, waiting) = IDLE.with_borrow_mut(Vec::pop).unzip();
+    let Some(live) = live.or_else(|| {
+        let live = el.owner_document()?.create_element("div").ok()?;
+        live.set_class_name("tw-live");
+        Some(live)
+    }) else {
+        return false;
+    };
+    if el.append_child(&live).is_err() {
+        return false;
+    }
+    let app = match waiting {
+        Some(mut app) => {
+            app.update(props);
+            app.send_message(Msg::Arrive);
+            (live, app)
+        }
+        None => {
+            let app = yew::Renderer::<Widget>::with_root_and_props(live.clone(), props).render();
+            (live, app)
+        }
+    };
+    APPS.with_borrow_mut(|apps| apps.push((el, app)));
     true
 }
 
@@ -145,11 +169,14 @@ pub fn unmount(el: &web_sys::Element) -> bool {
         let i = apps.iter().position(|(e, _)| e == el)?;
         Some(apps.remove(i).1)
     });
-    let Some(app) = app else {
+    let Some((live, app)) = app else {
         return false;
     };
-    app.destroy();
-    remove_all(el, ".tw-live");
+    // The widget lets go of its run, its frames and watches; the app waits
+    // for the next mount.
+    app.send_message(Msg::Leave);
+    live.remove();
+    IDLE.with_borrow_mut(|idle| idle.push((live, app)));
     let _ = el.remove_attribute("data-mounted");
     true
 }

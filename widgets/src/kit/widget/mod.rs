@@ -81,6 +81,12 @@ pub enum Msg {
     Redraw,
     /// The pointer on a canvas (see `pointer`).
     Pointer(pointer::Input),
+    /// The widget left the page: its app waits, empty, for the next mount
+    /// (`kit::mount`).
+    Leave,
+    /// A waiting app was given the next mount's widget (its props, which
+    /// may equal the last ones): it starts afresh, as a new app would.
+    Arrive,
 }
 
 impl From<state::Msg> for Msg {
@@ -127,6 +133,10 @@ pub struct Widget {
     published: Option<*const crate::kit::model::Model>,
     /// The widget's words, from the words file (`kit::page_text`).
     page: crate::kit::page_text::PageText,
+    /// Left the page (`Msg::Leave`): it holds no run and shows nothing.
+    left: bool,
+    /// Given to a waiting app (`Msg::Arrive`): its next render is its first.
+    fresh: bool,
 }
 
 impl Component for Widget {
@@ -161,12 +171,19 @@ impl Component for Widget {
             pointer: pointer::Pointer::default(),
             published: None,
             page: crate::kit::page_text::PageText::of(p.spec),
+            left: false,
+            fresh: false,
         };
         w.apply(ctx, effects);
         w
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        // A message sent before the widget left (a slice, a copied link) finds
+        // no run: only the next mount's arrival is read.
+        if self.left && !matches!(msg, Msg::Arrive) {
+            return false;
+        }
         let spec = ctx.props().spec;
         match msg {
             Msg::State(m) => {
@@ -212,10 +229,28 @@ impl Component for Widget {
                 false
             }
             Msg::Pointer(input) => self.pointer_input(ctx, input),
+            Msg::Leave => {
+                // Dropped: the runs' memory, the frames and the watches.
+                self.state.sides.clear();
+                self.canvases.clear();
+                (self.frame, self.slice, self.theme_watch, self.stray_keys) =
+                    (None, None, None, None);
+                self.left = true;
+                true
+            }
+            Msg::Arrive => {
+                *self = <Self as Component>::create(ctx);
+                self.fresh = true;
+                true
+            }
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
+        if self.left {
+            return;
+        }
+        let first = first | std::mem::take(&mut self.fresh);
         if first && let Some(themed) = themed_root(&self.root) {
             let link = ctx.link().clone();
             self.theme_watch = ThemeWatch::new(&themed, move || link.send_message(Msg::Redraw));
@@ -241,6 +276,9 @@ impl Component for Widget {
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
+        if self.left {
+            return Html::default();
+        }
         let p = ctx.props();
         let ui = view::Ui {
             spec: p.spec,
