@@ -84,5 +84,6 @@ test("in the book, a bundle that did not load is named and the figure stays", as
   await message.waitFor({ timeout: 60000 });
   assert.match(await message.innerText(), /^This simulation could not start: could not load http:\/\/127\.0\.0\.1:\d+\/embed\/tcp-widget\.js\. The figure shows its starting state\.$/);
   assert.equal(await first.locator(".tw-static img").count(), 1, "the build-time figure is still there");
+  assert.equal(await first.locator(".tcp-widget-loading").count(), 0, "no \"Loading…\" line left");
   await context.close();
 });

@@ -59,6 +59,9 @@
       var cause = window.tcpWidgets ? window.tcpWidgets.why(err) : err.message;
       placeholders.forEach(function (el) {
         if (el.hasAttribute("data-mounted")) return;
+        // "Loading…" no longer holds; a prediction widget's note still does.
+        var loading = el.querySelector(".tcp-widget-loading:not(.tw-predict-note)");
+        if (loading) loading.remove();
         el.classList.add("tw-error");
         var p = document.createElement("p");
         p.className = "tw-load-error";
