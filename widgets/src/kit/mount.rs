@@ -4,8 +4,9 @@
 //! A wiki that swaps its content without reloading (MkDocs Material's
 //! instant navigation, VitePress) removes a widget's element while the page
 //! lives on, so every mounted widget is kept here with its app handle and
-//! [`unmount`] destroys it: the component drops its animation frames and
-//! its theme watch, and the memory its runs held is freed for the next one.
+//! [`unmount`] ends it: the component drops its run, its animation frames
+//! and its theme watch, and the memory its runs held is freed for the next
+//! one.
 //!
 //! The app itself is kept for the next mount, not destroyed: yew never frees
 //! an app's root (each of its event handlers is a closure it forgets, which
@@ -141,6 +142,10 @@ pub fn mount(el: web_sys::Element) -> bool {
         return false;
     };
     if el.append_child(&live).is_err() {
+        // The waiting app stays for the next mount.
+        if let Some(app) = waiting {
+            IDLE.with_borrow_mut(|idle| idle.push((live, app)));
+        }
         return false;
     }
     let app = match waiting {
@@ -158,8 +163,9 @@ pub fn mount(el: web_sys::Element) -> bool {
     true
 }
 
-/// Destroys the widget mounted on placeholder `el`, removes what it drew
-/// and clears `data-mounted`, so that mounting it again starts afresh.
+/// Ends the widget mounted on placeholder `el` (its app waits in [`IDLE`]),
+/// removes what it drew and clears `data-mounted`, so that mounting it
+/// again starts afresh.
 /// Returns whether a widget was mounted there.
 pub fn unmount(el: &web_sys::Element) -> bool {
     // Out of the list before destroying: the component's drop code must find
